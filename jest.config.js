@@ -1,0 +1,10 @@
+/** Type checking runs once in `npm run typecheck`; jest only transpiles. */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }],
+	},
+	testTimeout: 60000,
+};
