@@ -7,63 +7,41 @@
 import { WorkflowExecute } from 'n8n-core';
 import type {
 	ExecutionError,
-	ICredentialDataDecryptedObject,
-	ICredentialType,
 	IConnections,
 	IDataObject,
 	INode,
-	INodeCredentials,
 	INodeExecutionData,
-	INodeParameters,
 	IRun,
 	IRunData,
-	IWorkflowSettings,
 } from 'n8n-workflow';
-import { NodeHelpers, Workflow, deepCopy } from 'n8n-workflow';
+import { Workflow, deepCopy } from 'n8n-workflow';
 
 import { createAdditionalData } from './additionalData';
-import { HarnessCredentialsHelper } from './credentials';
+import type { HarnessCredentialsHelper } from './credentials';
 import {
 	HarnessItemsSource,
-	HarnessNodeTypes,
 	ITEMS_SOURCE_TYPE,
 	MANUAL_TRIGGER_TYPE,
-	type NodeTypeLike,
-	instantiateNodeType,
-	latestVersion,
 } from './nodeTypes';
+import {
+	type HarnessBaseOptions,
+	WORKFLOW_ID,
+	credentialsHelperFor,
+	nodeUnderTest,
+	plainStaticData,
+	workflowSettings,
+} from './setup';
 
-export const WORKFLOW_ID = 'harness-workflow';
 export const TRIGGER_NODE_NAME = 'Manual Trigger';
 export const ITEMS_NODE_NAME = 'Items';
 
-export interface RunNodeOptions {
-	/** The node under test: an instance or its class. */
-	nodeType: NodeTypeLike;
-	/** Parameters as the editor saves them (defaults are filled in, as n8n does). */
-	parameters?: INodeParameters;
-	/** Stored (decrypted) credential data per credential type name. */
-	credentials?: Record<string, ICredentialDataDecryptedObject>;
+export interface RunNodeOptions extends HarnessBaseOptions {
 	/** Each becomes one input item `{ json }` of the node under test. */
 	inputItems?: IDataObject[];
 	/** Sets the node's "On Error" to "Continue" (`onError: 'continueRegularOutput'`). */
 	continueOnFail?: boolean;
-	/** The workflow's time zone setting (what `this.getTimezone()` returns). */
-	timezone?: string;
-	/** Defaults to the node's latest version. */
-	typeVersion?: number;
-	/** Defaults to the node's `defaults.name`. */
-	nodeName?: string;
-	/** n8n's base URL, for `$execution.resumeUrl` and webhook URLs. */
-	instanceUrl?: string;
 	/** Workflow static data to start from (as returned by a previous run). */
 	staticData?: IDataObject;
-	/** Further workflow settings. */
-	settings?: IWorkflowSettings;
-	/** Extra credential types beyond ours and `oAuth2Api`. */
-	credentialTypes?: ICredentialType[];
-	/** Bring your own helper, e.g. to inspect `writes` or reuse stored token data. */
-	credentialsHelper?: HarnessCredentialsHelper;
 }
 
 export interface RunNodeResult {
@@ -82,49 +60,13 @@ export interface RunNodeResult {
 	credentialsHelper: HarnessCredentialsHelper;
 }
 
-/** `{ [type]: { id, name } }` for each credential type, as a saved node carries them. */
-export function nodeCredentialsFor(types: Iterable<string>): INodeCredentials {
-	const credentials: INodeCredentials = {};
-	for (const type of types) credentials[type] = { id: `${type}-id`, name: `${type} (harness)` };
-	return credentials;
-}
-
-/** A plain copy of a workflow's static data, without the observable bookkeeping. */
-export function plainStaticData(workflow: Workflow): IDataObject {
-	const copy = deepCopy(workflow.staticData) as IDataObject;
-	delete copy.__dataChanged;
-	return copy;
-}
-
 export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
-	const nodeType = instantiateNodeType(options.nodeType);
-	const nodeTypes = new HarnessNodeTypes([nodeType]);
-	const typeName = nodeTypes.add(nodeType);
-	const credentialsHelper =
-		options.credentialsHelper ??
-		new HarnessCredentialsHelper({
-			credentials: options.credentials,
-			credentialTypes: options.credentialTypes,
-		});
-	if (options.credentialsHelper && options.credentials) {
-		for (const [type, data] of Object.entries(options.credentials)) {
-			credentialsHelper.setCredentialData(type, data);
-		}
-	}
-
-	const typeVersion = options.typeVersion ?? latestVersion(nodeType);
-	const nodeName =
-		options.nodeName ??
-		NodeHelpers.getVersionedNodeType(nodeType, typeVersion).description.defaults.name ??
-		'Node';
-	const nodeUnderTest: INode = {
-		id: 'node-under-test',
-		name: nodeName,
-		type: typeName,
-		typeVersion,
+	const { nodeTypes, node: nodeUnderTestDraft } = nodeUnderTest(options, { id: 'node-under-test' });
+	const credentialsHelper = credentialsHelperFor(options);
+	const nodeName = nodeUnderTestDraft.name;
+	const testedNode: INode = {
+		...nodeUnderTestDraft,
 		position: [400, 0],
-		parameters: deepCopy(options.parameters ?? {}),
-		credentials: nodeCredentialsFor(Object.keys(options.credentials ?? {})),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
 	const trigger: INode = {
@@ -155,10 +97,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	} else {
 		link(TRIGGER_NODE_NAME, nodeName);
 	}
-	nodes.push(nodeUnderTest);
+	nodes.push(testedNode);
 
-	const settings: IWorkflowSettings = { ...(options.settings ?? {}) };
-	if (options.timezone !== undefined) settings.timezone = options.timezone;
 	const workflow = new Workflow({
 		id: WORKFLOW_ID,
 		name: 'Harness workflow',
@@ -166,7 +106,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		connections,
 		active: false,
 		nodeTypes,
-		settings,
+		settings: workflowSettings(options),
 		staticData: deepCopy(options.staticData ?? {}),
 	});
 
@@ -190,7 +130,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		runData,
 		run,
 		staticData: plainStaticData(workflow),
-		node: workflow.getNode(nodeName) ?? nodeUnderTest,
+		node: workflow.getNode(nodeName) ?? testedNode,
 		credentialsHelper,
 	};
 }
