@@ -49,7 +49,10 @@ export interface RunNodeResult {
 	items: INodeExecutionData[];
 	/** All outputs of the node's last run. */
 	outputs: INodeExecutionData[][];
-	/** The error the node (or the run) ended with, if any. */
+	/**
+	 * The error the node (or the run) ended with, if any: the plain copy n8n stores
+	 * (`{ ...error, message, stack }`), so check `error.name` ('NodeApiError'), not `instanceof`.
+	 */
 	error?: ExecutionError;
 	runData: IRunData;
 	run: IRun;
