@@ -1,0 +1,29 @@
+/** What every handler may use: the state and the sandbox-wide machinery around it. */
+import type { Faults } from './faults';
+import type { Headers } from './http';
+import type { RateLimiter } from './rateLimit';
+import type { Stats } from './stats';
+import type { SandboxStore } from './store';
+
+export interface SandboxContext {
+	store: SandboxStore;
+	faults: Faults;
+	stats: Stats;
+	rateLimiter: RateLimiter;
+	/** Lifetime of OAuth authorization codes. */
+	codeTtlMs: number;
+	/** Default time-out of one webhook delivery. */
+	deliveryTimeoutMs: number;
+}
+
+/** One incoming request, read and parsed as far as every route needs. */
+export interface Incoming {
+	method: string;
+	path: string;
+	query: URLSearchParams;
+	headers: Headers;
+	bodyText: string;
+	/** Origin as the client reached the sandbox (from the Host header), for links it hands out. */
+	origin: string;
+	remoteAddress: string;
+}
