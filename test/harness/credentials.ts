@@ -144,6 +144,8 @@ export interface RecordedCredentialWrite {
 	type: string;
 	nodeCredentials: INodeCredentialsDetails;
 	data: ICredentialDataDecryptedObject;
+	/** The execution that wrote (token refreshes only). */
+	executionId?: string;
 }
 
 export interface HarnessCredentialsHelperOptions {
@@ -439,12 +441,14 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		nodeCredentials: INodeCredentialsDetails,
 		type: string,
 		data: ICredentialDataDecryptedObject,
+		additionalData?: IWorkflowExecuteAdditionalData,
 	): Promise<void> {
 		this.writes.push({
 			kind: 'updateCredentialsOauthTokenData',
 			type,
 			nodeCredentials,
 			data: deepCopy(data),
+			executionId: additionalData?.executionId,
 		});
 		const stored = this.stored.get(type) ?? {};
 		this.stored.set(type, { ...stored, oauthTokenData: deepCopy(data.oauthTokenData) });

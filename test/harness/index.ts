@@ -39,6 +39,7 @@ export {
 export {
 	closedPortUrl,
 	startRecordingServer,
+	useRecordingServer,
 	type RecordedRequest,
 	type RecordingServer,
 	type RequestHandler,

@@ -133,3 +133,37 @@ export async function closedPortUrl(): Promise<string> {
 	await new Promise<void>((resolve) => server.close(() => resolve()));
 	return `http://127.0.0.1:${port}`;
 }
+
+/**
+ * One recording server for a whole test file: started in `beforeAll`, closed in
+ * `afterAll`; before each test its request log is cleared and its handler reset to
+ * `handler`. Use the returned object inside tests only.
+ */
+export function useRecordingServer(handler: RequestHandler = defaultHandler): RecordingServer {
+	let server: RecordingServer | undefined;
+	const current = (): RecordingServer => {
+		if (server === undefined) throw new Error('useRecordingServer: use it inside a test');
+		return server;
+	};
+	beforeAll(async () => {
+		server = await startRecordingServer(handler);
+	});
+	beforeEach(() => {
+		current().requests.length = 0;
+		current().setHandler(handler);
+	});
+	afterAll(async () => await server?.close());
+	return {
+		get url() {
+			return current().url;
+		},
+		get port() {
+			return current().port;
+		},
+		get requests() {
+			return current().requests;
+		},
+		setHandler: (next) => current().setHandler(next),
+		close: async () => await current().close(),
+	};
+}

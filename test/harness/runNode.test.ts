@@ -1,18 +1,9 @@
-import { runNode, startRecordingServer, type RecordingServer } from './index';
+import { runNode, useRecordingServer } from './index';
 import type { ICredentialType, NodeApiError } from 'n8n-workflow';
 
 import { HarnessProbe } from './fixtures/HarnessProbe.node';
 
-let server: RecordingServer;
-
-beforeAll(async () => {
-	server = await startRecordingServer();
-});
-afterAll(async () => await server.close());
-beforeEach(() => {
-	server.requests.length = 0;
-	server.setHandler(() => ({ status: 200, body: { ok: true } }));
-});
+const server = useRecordingServer(() => ({ status: 200, body: { ok: true } }));
 
 const apiKeyCredentials = () => ({
 	filloutFormsApi: { apiKey: 'sk_prod_key', region: 'custom', baseUrl: `${server.url}/custom-root` },
