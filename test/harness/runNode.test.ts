@@ -140,6 +140,33 @@ describe('runNode', () => {
 		expect(fallback.items[0].json.timezone).not.toBe('Asia/Tokyo');
 	});
 
+	it('takes parameters as the editor saves them (resource locator, resource mapper)', async () => {
+		const result = await runNode({
+			nodeType: HarnessProbe,
+			credentials: apiKeyCredentials(),
+			parameters: {
+				formId: {
+					__rl: true,
+					mode: 'list',
+					value: 'form-42',
+					cachedResultName: 'Signup',
+				},
+				columns: {
+					mappingMode: 'defineBelow',
+					value: { q1: '={{ $json.name }}', q2: 'fixed' },
+					matchingColumns: [],
+					schema: [],
+				},
+			},
+			inputItems: [{ name: 'Ada' }],
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.formId).toBe('form-42');
+		expect(result.items[0].json.columns).toEqual({ q1: 'Ada', q2: 'fixed' });
+		expect(result.node.parameters.method).toBe('GET');
+	});
+
 	it('runs the latest version unless typeVersion says otherwise', async () => {
 		const latest = await runNode({ nodeType: HarnessProbe, credentials: apiKeyCredentials() });
 		const v1 = await runNode({

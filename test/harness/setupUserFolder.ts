@@ -4,10 +4,12 @@
  *
  * n8n-core's `InstanceSettings` writes `<N8N_USER_FOLDER>/.n8n/config` (encryption key,
  * instance id) the first time an execution context is built; parallel jest workers
- * sharing one folder race on that file. Import this module FIRST in a test file
- * (`import './setupUserFolder'` or `import '../harness/setupUserFolder'`), or list it
- * in jest's `setupFiles`. jest gives every test file its own copy of `process.env`
- * and its own module registry, so each file gets its own folder.
+ * sharing one folder race on that file. `test/harness/index.ts` imports this first, so
+ * importing the harness is enough; a test that builds n8n-core contexts without the
+ * harness imports this module FIRST. It also works as a jest `setupFilesAfterEnv` entry
+ * (there `afterAll` exists, so the folder is removed; in `setupFiles` it would not be).
+ * jest gives every test file its own copy of `process.env` and its own module registry,
+ * so each file gets its own folder.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
