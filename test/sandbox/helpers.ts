@@ -73,7 +73,10 @@ export interface Harness {
 
 /** Starts a sandbox on a free port; rate limiting is off unless the test asks for it. */
 export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
-	const sandbox = await startSandbox({ port: 0, rateLimit: 0, ...options });
+	return harnessFor(await startSandbox({ port: 0, rateLimit: 0, ...options }));
+}
+
+export function harnessFor(sandbox: RunningSandbox): Harness {
 	return { sandbox, api: apiClient(sandbox.apiRoot, sandbox.demo.apiKey), control: controlClient(sandbox.origin) };
 }
 
