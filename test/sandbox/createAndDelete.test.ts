@@ -1,5 +1,5 @@
 /** Endpoints 5 (create, with its validation issues) and 6 (delete). */
-import { freshForm, startHarness, type Harness, type Json } from './helpers';
+import { apiClient, call, freshForm, startHarness, type Harness, type Json } from './helpers';
 
 let h: Harness;
 beforeAll(async () => {
@@ -173,13 +173,12 @@ describe('POST /forms/{formId}/submissions', () => {
 		});
 
 		it('a body that is not JSON', async () => {
-			const res = await fetch(`${h.sandbox.apiRoot}/forms/${formId}/submissions`, {
-				method: 'POST',
+			const res = await call('POST', `${h.sandbox.apiRoot}/forms/${formId}/submissions`, {
 				headers: { authorization: `Bearer ${h.sandbox.demo.apiKey}`, 'content-type': 'application/json' },
-				body: '{"submissions": [',
+				raw: '{"submissions": [',
 			});
 			expect(res.status).toBe(400);
-			expect((await res.json()).message).toBe('Body is not valid JSON');
+			expect(res.body.message).toBe('Body is not valid JSON');
 		});
 	});
 
@@ -203,8 +202,7 @@ describe('DELETE /forms/{formId}/submissions/{submissionId}', () => {
 	});
 
 	it('cannot delete another account’s submission', async () => {
-		const euKey = h.sandbox.demo.euApiKey;
-		const euForm = (await fetch(`${h.sandbox.demo.euApiRoot}/forms`, { headers: { authorization: `Bearer ${euKey}` } }).then((r) => r.json()))[0].formId;
+		const euForm = (await apiClient(h.sandbox.demo.euApiRoot, h.sandbox.demo.euApiKey).get('/forms')).body[0].formId;
 		const euSubmission = (await h.control.post(`/forms/${euForm}/generate`, { count: 1 })).body.submissionIds[0];
 		expect((await h.api.delete(`/forms/${euForm}/submissions/${euSubmission}`)).status).toBe(404);
 	});
