@@ -1,0 +1,74 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as form from './actions/form';
+import { router } from './actions/router';
+import * as submission from './actions/submission';
+import * as webhook from './actions/webhook';
+import { listSearch, loadOptions, resourceMapping } from './methods';
+
+export class Fillout implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Fillout',
+		name: 'fillout',
+		icon: { light: 'file:../../icons/fillout.svg', dark: 'file:../../icons/fillout.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Read Fillout forms and submissions, import submissions and manage webhooks',
+		defaults: { name: 'Fillout' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'filloutFormsApi',
+				required: true,
+				displayOptions: { show: { authentication: ['apiKey'] } },
+			},
+			{
+				name: 'filloutFormsOAuth2Api',
+				required: true,
+				displayOptions: { show: { authentication: ['oAuth2'] } },
+			},
+		],
+		properties: [
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{ name: 'API Key', value: 'apiKey' },
+					{ name: 'OAuth2', value: 'oAuth2' },
+				],
+				default: 'apiKey',
+			},
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Form', value: 'form' },
+					{ name: 'Submission', value: 'submission' },
+					{ name: 'Webhook', value: 'webhook' },
+				],
+				default: 'submission',
+			},
+			...form.description,
+			...submission.description,
+			...webhook.description,
+		],
+	};
+
+	methods = { listSearch, loadOptions, resourceMapping };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

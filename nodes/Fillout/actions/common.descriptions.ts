@@ -1,0 +1,102 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { FORM_ID_PATTERN, FORM_URL_PATTERN } from '../helpers/formUrl';
+
+/** The form, picked from a searchable list, by id, or by its share or editor address. */
+export const formLocator: INodeProperties = {
+	displayName: 'Form',
+	name: 'form',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The Fillout form',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: {
+				searchListMethod: 'searchForms',
+				searchable: true,
+			},
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. foAdHjd1Duus',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: FORM_ID_PATTERN,
+						errorMessage: 'Not a valid Fillout form ID',
+					},
+				},
+			],
+		},
+		{
+			displayName: 'By URL',
+			name: 'url',
+			type: 'string',
+			placeholder: 'e.g. https://forms.fillout.com/t/foAdHjd1Duus',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: FORM_URL_PATTERN,
+						errorMessage:
+							'Not a Fillout form address: use the share link (…fillout.com/t/<id>) or the editor address (build.fillout.com/editor/<id>)',
+					},
+				},
+			],
+		},
+	],
+};
+
+export const simplifyOption: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return one flat object per submission, answers keyed by question name, instead of the raw data',
+};
+
+export const returnAllOption: INodeProperties = {
+	displayName: 'Return All',
+	name: 'returnAll',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return all results or only up to a given limit',
+};
+
+export const limitOption: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
+	displayOptions: { show: { returnAll: [false] } },
+};
+
+export const includeEditLinkOption: INodeProperties = {
+	displayName: 'Include Edit Link',
+	name: 'includeEditLink',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to add a link that lets the respondent edit the submission',
+};
+
+export function submissionIdField(description: string): INodeProperties {
+	return {
+		displayName: 'Submission ID',
+		name: 'submissionId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. abc123def456',
+		description,
+	};
+}

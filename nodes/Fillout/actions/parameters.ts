@@ -1,0 +1,77 @@
+import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { formIdFromLocator } from '../helpers/formUrl';
+
+/** The id of the form chosen in the "Form" parameter, for one item. */
+export function formIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
+	const locator = ctx.getNodeParameter('form', itemIndex, undefined, { extractValue: false });
+	return checkedFormId(ctx, locator, itemIndex);
+}
+
+/** The same while the editor loads options (no item). */
+export function formIdForEditor(ctx: ILoadOptionsFunctions): string {
+	const locator = ctx.getNodeParameter('form', undefined, { extractValue: false });
+	return checkedFormId(ctx, locator);
+}
+
+function checkedFormId(
+	ctx: IExecuteFunctions | ILoadOptionsFunctions,
+	locator: unknown,
+	itemIndex?: number,
+): string {
+	const formId = formIdFromLocator(locator);
+	if (formId === undefined) {
+		const shown =
+			typeof locator === 'object' && locator !== null
+				? (locator as { value?: unknown }).value
+				: locator;
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"${String(shown ?? '')}" does not name a Fillout form`,
+			{
+				description:
+					'Choose a form from the list, give its ID, or paste its share or editor address.',
+				itemIndex,
+			},
+		);
+	}
+	return formId;
+}
+
+/** A required id typed in a string parameter, trimmed; an empty one is the item's error. */
+function requiredText(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
+	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	const text =
+		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	if (text === '') {
+		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: "${label}" is empty`, {
+			itemIndex,
+		});
+	}
+	return text;
+}
+
+export function submissionIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
+	return requiredText(ctx, 'submissionId', 'Submission ID', itemIndex);
+}
+
+/** Webhook ids are the integers /webhook/create returned; Fillout wants them back as numbers. */
+export function webhookIdOf(ctx: IExecuteFunctions, itemIndex: number): number {
+	const text = requiredText(ctx, 'webhookId', 'Webhook ID', itemIndex);
+	if (!/^\d+$/.test(text)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Item ${itemIndex}: "Webhook ID" must be a whole number, got "${text}"`,
+			{
+				itemIndex,
+			},
+		);
+	}
+	return Number(text);
+}

@@ -1,0 +1,34 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { filloutRequest } from '../../transport';
+import { formLocator, submissionIdField } from '../common.descriptions';
+import { forEachItem } from '../itemErrors';
+import { formIdOf, submissionIdOf } from '../parameters';
+
+const properties: INodeProperties[] = [
+	formLocator,
+	submissionIdField('The ID of the submission to delete'),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['submission'], operation: ['delete'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (itemIndex) => {
+		const formId = formIdOf(this, itemIndex);
+		const submissionId = submissionIdOf(this, itemIndex);
+		await filloutRequest(this, {
+			method: 'DELETE',
+			path: `/forms/${encodeURIComponent(formId)}/submissions/${encodeURIComponent(submissionId)}`,
+			context: { formId, submissionId },
+			itemIndex,
+		});
+		return { deleted: true, submissionId };
+	});
+}

@@ -1,0 +1,58 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { Submission } from '../../helpers/interfaces';
+import { simplifySubmission } from '../../helpers/simplify';
+import { filloutRequest } from '../../transport';
+import {
+	formLocator,
+	includeEditLinkOption,
+	simplifyOption,
+	submissionIdField,
+} from '../common.descriptions';
+import { forEachItem } from '../itemErrors';
+import { formIdOf, submissionIdOf } from '../parameters';
+
+const properties: INodeProperties[] = [
+	formLocator,
+	submissionIdField('The ID of the submission (submissionId)'),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [includeEditLinkOption],
+	},
+	simplifyOption,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['submission'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (itemIndex) => {
+		const formId = formIdOf(this, itemIndex);
+		const submissionId = submissionIdOf(this, itemIndex);
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+		const answer = await filloutRequest<{ submission: Submission }>(this, {
+			method: 'GET',
+			path: `/forms/${encodeURIComponent(formId)}/submissions/${encodeURIComponent(submissionId)}`,
+			qs: options.includeEditLink ? { includeEditLink: true } : {},
+			context: { formId, submissionId },
+			itemIndex,
+		});
+		return simplify ? simplifySubmission(answer.submission) : answer.submission;
+	});
+}

@@ -1,0 +1,176 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { formatInZone, isEmptyDate, parseDateInput } from '../../helpers/dates';
+import type { Submission, SubmissionPage } from '../../helpers/interfaces';
+import { simplifySubmissions } from '../../helpers/simplify';
+import { SubmissionPager } from '../../helpers/submissionPaging';
+import { filloutRequest } from '../../transport';
+import {
+	formLocator,
+	includeEditLinkOption,
+	limitOption,
+	returnAllOption,
+	simplifyOption,
+} from '../common.descriptions';
+import { forEachItem } from '../itemErrors';
+import { formIdOf } from '../parameters';
+
+const properties: INodeProperties[] = [
+	formLocator,
+	returnAllOption,
+	limitOption,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				description: 'Only submissions containing this text',
+			},
+			{
+				displayName: 'Sort',
+				name: 'sort',
+				type: 'options',
+				options: [
+					{ name: 'Oldest First', value: 'asc' },
+					{ name: 'Newest First', value: 'desc' },
+				],
+				default: 'asc',
+				description: 'Order of the submissions by submission time',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{ name: 'Finished', value: 'finished' },
+					{ name: 'In Progress', value: 'in_progress' },
+				],
+				default: 'finished',
+				description:
+					'Finished submissions, or ones started but not submitted (needs a paid Fillout plan)',
+			},
+			{
+				displayName: 'Submitted After',
+				name: 'afterDate',
+				type: 'dateTime',
+				default: '',
+				description: 'Only submissions made after this moment (read in the workflow’s time zone)',
+			},
+			{
+				displayName: 'Submitted Before',
+				name: 'beforeDate',
+				type: 'dateTime',
+				default: '',
+				description: 'Only submissions made before this moment (read in the workflow’s time zone)',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			includeEditLinkOption,
+			{
+				displayName: 'Include Preview',
+				name: 'includePreview',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to include preview responses',
+			},
+		],
+	},
+	simplifyOption,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['submission'], operation: ['getMany'] } },
+	properties,
+);
+
+const DATE_FILTERS: Record<string, string> = {
+	afterDate: 'Submitted After',
+	beforeDate: 'Submitted Before',
+};
+
+/** A date filter as Fillout wants it: ISO 8601 with the workflow zone's offset. */
+function dateFilter(
+	ctx: IExecuteFunctions,
+	filters: IDataObject,
+	name: string,
+	itemIndex: number,
+): string | undefined {
+	const value = filters[name];
+	if (isEmptyDate(value)) return undefined;
+	const timeZone = ctx.getTimezone();
+	const ms = parseDateInput(value, timeZone);
+	if (ms === undefined) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Item ${itemIndex}: "${DATE_FILTERS[name]}" is not a readable date: ${JSON.stringify(String(value))}`,
+			{
+				description:
+					'Use a date such as 2024-05-01 or 2024-05-01T14:30:00 (with or without an offset), or a Luxon DateTime.',
+				itemIndex,
+			},
+		);
+	}
+	return formatInZone(ms, timeZone);
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (itemIndex) => {
+		const formId = formIdOf(this, itemIndex);
+		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+		const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+		const pager = new SubmissionPager<Submission>({
+			sort: filters.sort === 'desc' ? 'desc' : 'asc',
+			afterDate: dateFilter(this, filters, 'afterDate', itemIndex),
+			beforeDate: dateFilter(this, filters, 'beforeDate', itemIndex),
+			maxItems: returnAll ? undefined : limit,
+		});
+		// The same filters go with every page; the pager adds limit, sort, dates and offset.
+		const fixed: IDataObject = {};
+		if (filters.status) fixed.status = filters.status;
+		if (typeof filters.search === 'string' && filters.search !== '') fixed.search = filters.search;
+		if (options.includeEditLink) fixed.includeEditLink = true;
+		if (options.includePreview) fixed.includePreview = true;
+
+		// The pager's own errors (a service that never finishes) become item errors in forEachItem.
+		for (let query = pager.next(); query; query = pager.next()) {
+			const page = await filloutRequest<SubmissionPage>(this, {
+				method: 'GET',
+				path: `/forms/${encodeURIComponent(formId)}/submissions`,
+				qs: { ...fixed, ...query },
+				context: { formId },
+				itemIndex,
+			});
+			pager.receive(page);
+		}
+
+		const submissions = pager.results();
+		return simplify ? simplifySubmissions(submissions) : submissions;
+	});
+}

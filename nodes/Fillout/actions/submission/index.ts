@@ -1,0 +1,49 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as create from './create.operation';
+import * as deleteSubmission from './delete.operation';
+import * as get from './get.operation';
+import * as getMany from './getMany.operation';
+
+export { create, deleteSubmission as delete, get, getMany };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['submission'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Import submissions into a form (10 per request)',
+				action: 'Create a submission',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a submission',
+				action: 'Delete a submission',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a submission',
+				action: 'Get a submission',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'Get a form’s submissions, with filters',
+				action: 'Get many submissions',
+			},
+		],
+		default: 'getMany',
+	},
+	...getMany.description,
+	...get.description,
+	...create.description,
+	...deleteSubmission.description,
+];

@@ -1,0 +1,57 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { filloutRequest } from '../../transport';
+import { formLocator } from '../common.descriptions';
+import { forEachItem } from '../itemErrors';
+import { formIdOf } from '../parameters';
+
+const properties: INodeProperties[] = [
+	formLocator,
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://example.com/hooks/fillout',
+		description: 'The address that receives each new submission',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['create'] } },
+	properties,
+);
+
+/** Subscribes an address to a form's new submissions. Sent once: a repeat would subscribe twice. */
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (itemIndex) => {
+		const formId = formIdOf(this, itemIndex);
+		const url = String(this.getNodeParameter('url', itemIndex, '')).trim();
+		if (!/^https?:\/\/\S+$/i.test(url)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Item ${itemIndex}: "URL" must be an http:// or https:// address`,
+				{
+					itemIndex,
+				},
+			);
+		}
+		return await filloutRequest<IDataObject>(this, {
+			method: 'POST',
+			path: '/webhook/create',
+			body: { formId, url },
+			context: { formId },
+			itemIndex,
+		});
+	});
+}

@@ -1,0 +1,42 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { filloutRequest } from '../../transport';
+import { forEachItem } from '../itemErrors';
+import { webhookIdOf } from '../parameters';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Webhook ID',
+		name: 'webhookId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 12345',
+		description: 'The ID that "Create" returned for the webhook',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['delete'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (itemIndex) => {
+		const webhookId = webhookIdOf(this, itemIndex);
+		await filloutRequest(this, {
+			method: 'POST',
+			path: '/webhook/delete',
+			body: { webhookId },
+			// Deleting twice has the same effect as once, so failures may be retried.
+			safety: 'repeatable',
+			context: { webhookId },
+			itemIndex,
+		});
+		return { deleted: true, webhookId };
+	});
+}

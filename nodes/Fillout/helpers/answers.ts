@@ -1,0 +1,215 @@
+import type { INodePropertyOptions, ResourceMapperField } from 'n8n-workflow';
+
+import { dateInZone, formatInZone, isDateOnly, parseDateInput } from './dates';
+import type { ChoiceOption, FormMetadata, FormQuestion } from './interfaces';
+import type { QuestionTypeInfo } from './questionTypes';
+import { questionTypeInfo } from './questionTypes';
+import { questionKeyMap, RESERVED_KEYS } from './simplify';
+
+/**
+ * Answers for the Create operation: the mapping columns offered for a form, and the
+ * checking and conversion of each value before it is sent.
+ */
+
+/** Questions of a type the node knows, in form order; the others cannot be mapped. */
+export function knownQuestions(metadata: Pick<FormMetadata, 'questions'>): FormQuestion[] {
+	return (metadata.questions ?? []).filter((question) => questionTypeInfo(question.type));
+}
+
+function choiceOptions(question: FormQuestion): INodePropertyOptions[] | undefined {
+	const options = (question.options ?? []).filter(
+		(option): option is ChoiceOption & { value: string } => typeof option?.value === 'string',
+	);
+	if (!options.length) return undefined;
+	return options.map((option) => ({
+		name: String(option.label ?? option.value),
+		value: option.value,
+	}));
+}
+
+/** One resource-mapper column per known question: id = question id, typed by question type. */
+export function questionColumns(metadata: Pick<FormMetadata, 'questions'>): ResourceMapperField[] {
+	return knownQuestions(metadata).map((question) => {
+		const info = questionTypeInfo(question.type) as QuestionTypeInfo;
+		const options = choiceOptions(question);
+		const field: ResourceMapperField = {
+			id: question.id,
+			displayName: `${question.name} (${question.type})`,
+			required: false,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+			type: info.answer === 'choice' && options ? 'options' : info.fieldType,
+		};
+		if (options) field.options = options;
+		return field;
+	});
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+
+function describe(value: unknown): string {
+	if (typeof value === 'string') return `"${value.length > 60 ? `${value.slice(0, 57)}…` : value}"`;
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return 'an object';
+	return String(value);
+}
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Whether a mapped value means "no answer": such questions are left out of the request. */
+export function isUnanswered(value: unknown): boolean {
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
+}
+
+/**
+ * Checks one answer against its question's type and converts it to what Fillout
+ * stores: numbers from numeric text, booleans from "true"/"false", dates read in the
+ * workflow's time zone (DatePicker keeps only the date), lists and objects from JSON
+ * text. Choice labels become the option's value.
+ */
+export function coerceAnswer(
+	question: FormQuestion,
+	value: unknown,
+	timeZone: string,
+): Checked<unknown> {
+	const info = questionTypeInfo(question.type);
+	if (!info)
+		return { ok: false, message: `has a question type the node does not know (${question.type})` };
+	switch (info.answer) {
+		case 'number': {
+			const number =
+				typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+			if (typeof value === 'string' && value.trim() === '') break;
+			if (Number.isFinite(number)) return { ok: true, value: number };
+			break;
+		}
+		case 'boolean': {
+			if (typeof value === 'boolean') return { ok: true, value };
+			const text = String(value).trim().toLowerCase();
+			if (text === 'true' || text === '1') return { ok: true, value: true };
+			if (text === 'false' || text === '0') return { ok: true, value: false };
+			break;
+		}
+		case 'date': {
+			if (isDateOnly(value)) {
+				const day = (value as string).trim();
+				if (parseDateInput(day, 'UTC') !== undefined) return { ok: true, value: day };
+				break;
+			}
+			const ms = parseDateInput(value, timeZone);
+			if (ms !== undefined) return { ok: true, value: dateInZone(ms, timeZone) };
+			break;
+		}
+		case 'dateTime': {
+			const ms = parseDateInput(value, timeZone);
+			if (ms !== undefined) return { ok: true, value: formatInZone(ms, timeZone) };
+			break;
+		}
+		case 'array': {
+			if (Array.isArray(value)) return { ok: true, value };
+			const parsed = typeof value === 'string' ? parseJson(value) : undefined;
+			if (Array.isArray(parsed)) return { ok: true, value: parsed };
+			break;
+		}
+		case 'object': {
+			const parsed = typeof value === 'string' ? parseJson(value) : value;
+			if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+				return { ok: true, value: parsed };
+			break;
+		}
+		case 'choice': {
+			if (typeof value !== 'string' && typeof value !== 'number') break;
+			const text = String(value);
+			const byLabel = (question.options ?? []).find(
+				(option) => option.value !== text && option.label === text,
+			);
+			return { ok: true, value: byLabel?.value ?? text };
+		}
+		case 'text': {
+			if (typeof value === 'string') return { ok: true, value };
+			if (typeof value === 'number' || typeof value === 'boolean')
+				return { ok: true, value: String(value) };
+			break;
+		}
+		case 'any':
+			return { ok: true, value };
+	}
+	return { ok: false, message: `expects ${EXPECTED[info.answer]}, got ${describe(value)}` };
+}
+
+const EXPECTED: Record<QuestionTypeInfo['answer'], string> = {
+	text: 'text',
+	number: 'a number',
+	boolean: 'true or false',
+	date: 'a date (such as 2024-05-01)',
+	dateTime: 'a date and time (such as 2024-05-01T14:30:00)',
+	choice: 'one of its choices',
+	array: 'a list (or its JSON text)',
+	object: 'an object (or its JSON text)',
+	any: 'a value',
+};
+
+export interface AnswerProblem {
+	questionId: string;
+	questionName: string;
+	message: string;
+}
+
+export interface BuiltAnswers {
+	questions: Array<{ id: string; value: unknown }>;
+	problems: AnswerProblem[];
+}
+
+/**
+ * The answers of one item. In "map automatically" mode the input's keys are matched
+ * to questions by id, by name, or by the simplified key ("Name (2)"), so a simplified
+ * submission can be imported as it is; other keys are ignored.
+ */
+export function buildAnswers(
+	metadata: Pick<FormMetadata, 'questions'>,
+	input: Record<string, unknown>,
+	mode: 'byId' | 'byIdOrName',
+	timeZone: string,
+): BuiltAnswers {
+	const questions = knownQuestions(metadata);
+	const byId = new Map(questions.map((question) => [question.id, question]));
+	const byKey = new Map<string, FormQuestion>();
+	if (mode === 'byIdOrName') {
+		const keys = questionKeyMap(questions);
+		for (const question of questions) byKey.set(keys.get(question.id) as string, question);
+	}
+
+	const values = new Map<string, unknown>();
+	for (const [key, value] of Object.entries(input)) {
+		if (mode === 'byIdOrName' && RESERVED_KEYS.includes(key)) continue;
+		const question = byId.get(key) ?? byKey.get(key);
+		if (!question || isUnanswered(value)) continue;
+		// An id wins over a name that happens to equal another question's id.
+		if (values.has(question.id) && !byId.has(key)) continue;
+		values.set(question.id, value);
+	}
+
+	const built: BuiltAnswers = { questions: [], problems: [] };
+	for (const question of questions) {
+		if (!values.has(question.id)) continue;
+		const checked = coerceAnswer(question, values.get(question.id), timeZone);
+		if (checked.ok) built.questions.push({ id: question.id, value: checked.value });
+		else
+			built.problems.push({
+				questionId: question.id,
+				questionName: question.name,
+				message: checked.message,
+			});
+	}
+	return built;
+}

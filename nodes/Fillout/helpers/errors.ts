@@ -1,0 +1,174 @@
+/**
+ * Turns what Fillout answered (or how the connection failed) into a message a user can
+ * act on. Pure: the transport gathers the facts, this decides the words. Nothing here
+ * ever sees request headers, so keys and tokens cannot end up in a message.
+ */
+
+export interface ServiceFailure {
+	statusCode?: number;
+	/** The parsed response body; Fillout sends `{statusCode, error, message}`. */
+	body?: unknown;
+	networkCode?: string;
+	networkMessage?: string;
+	retryAfter?: string;
+}
+
+/** What the request was about, so that a 404 can say which form or submission. */
+export interface FailureContext {
+	formId?: string;
+	submissionId?: string;
+	webhookId?: string | number;
+	/** `host/v1/api`, named in connection errors. */
+	apiRoot?: string;
+	attempts?: number;
+	/** The request may have been processed although it failed (create). */
+	maybeProcessed?: boolean;
+}
+
+export interface FailureDescription {
+	message: string;
+	description?: string;
+	httpCode?: string;
+	kind: 'credentials' | 'notFound' | 'rateLimit' | 'badRequest' | 'server' | 'network' | 'other';
+}
+
+const CREDENTIAL_MESSAGE =
+	/api key invalid|incorrectly formatted api key|authorization header missing|api authorization|invalid (access )?token|unauthori[sz]ed|invalid api key/i;
+
+/** The service's own message, from `{message}` or a plain text body. */
+export function serviceMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim() || undefined;
+	if (typeof body === 'object' && body !== null) {
+		const { message, error } = body as { message?: unknown; error?: unknown };
+		if (typeof message === 'string' && message.trim()) return message.trim();
+		if (Array.isArray(message)) return message.map(String).join('; ');
+		if (typeof error === 'string' && error.trim()) return error.trim();
+	}
+	return undefined;
+}
+
+export interface ValidationIssue {
+	path: Array<string | number>;
+	message: string;
+	code?: string;
+}
+
+/** The issues of a create request's 400, whose `message` is a JSON string of an array. */
+export function parseValidationIssues(message: string | undefined): ValidationIssue[] | undefined {
+	if (message === undefined || !message.trim().startsWith('[')) return undefined;
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(message);
+	} catch {
+		return undefined;
+	}
+	if (!Array.isArray(parsed)) return undefined;
+	return parsed
+		.filter(
+			(issue): issue is Record<string, unknown> => typeof issue === 'object' && issue !== null,
+		)
+		.map((issue) => ({
+			path: Array.isArray(issue.path) ? (issue.path as Array<string | number>) : [],
+			message: typeof issue.message === 'string' ? issue.message : JSON.stringify(issue),
+			code: typeof issue.code === 'string' ? issue.code : undefined,
+		}));
+}
+
+export function formatIssuePath(path: ReadonlyArray<string | number>): string {
+	return path.reduce<string>(
+		(text, part) =>
+			typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part,
+		'',
+	);
+}
+
+function notFoundMessage(context: FailureContext): string {
+	if (context.submissionId !== undefined) {
+		return context.formId !== undefined
+			? `Submission ${context.submissionId} not found in form ${context.formId}`
+			: `Submission ${context.submissionId} not found`;
+	}
+	if (context.formId !== undefined) return `Form ${context.formId} not found`;
+	if (context.webhookId !== undefined) return `Webhook ${context.webhookId} not found`;
+	return 'Fillout could not find what was asked for';
+}
+
+export function describeFailure(
+	failure: ServiceFailure,
+	context: FailureContext = {},
+): FailureDescription {
+	const said = serviceMessage(failure.body);
+	const { statusCode } = failure;
+	const httpCode = statusCode === undefined ? undefined : String(statusCode);
+	const where = context.apiRoot ? ` at ${context.apiRoot}` : '';
+	const uncertain = context.maybeProcessed
+		? ' The request may or may not have been processed: check Fillout before running it again.'
+		: '';
+
+	if (statusCode === undefined) {
+		// The code goes in the description: n8n replaces messages that contain one.
+		const reason = failure.networkCode ?? failure.networkMessage ?? 'no response';
+		const hint =
+			failure.networkCode === 'ECONNREFUSED' || failure.networkCode === 'ENOTFOUND'
+				? 'Check the region or Base URL of the credential.'
+				: 'The connection failed before Fillout answered.';
+		return {
+			kind: 'network',
+			message: `Could not reach Fillout${where}`,
+			description: `Connection error: ${reason}. ${hint}${uncertain}`,
+		};
+	}
+	if (
+		statusCode === 401 ||
+		statusCode === 403 ||
+		((statusCode === 400 || statusCode === 404) &&
+			said !== undefined &&
+			CREDENTIAL_MESSAGE.test(said))
+	) {
+		return {
+			kind: 'credentials',
+			httpCode,
+			message: 'Fillout refused the credentials',
+			description: `${said ? `Fillout said: "${said}". ` : ''}Check that the API key is complete and not revoked (or reconnect the OAuth2 credential), and that the region matches the account.`,
+		};
+	}
+	if (statusCode === 404) {
+		return { kind: 'notFound', httpCode, message: notFoundMessage(context), description: said };
+	}
+	if (statusCode === 429) {
+		return {
+			kind: 'rateLimit',
+			httpCode,
+			message: 'Fillout’s rate limit (5 requests per second) was still exceeded after retrying',
+			description: `Gave up after ${context.attempts ?? 1} attempts. Other workflows may be using the same account.`,
+		};
+	}
+	if (statusCode >= 500) {
+		return {
+			kind: 'server',
+			httpCode,
+			message: `Fillout failed to process the request (HTTP ${statusCode})`,
+			description: `${said ? `Fillout said: "${said}".` : ''}${uncertain}`.trim() || undefined,
+		};
+	}
+	if (statusCode >= 400) {
+		const issues = parseValidationIssues(said);
+		const text = issues
+			? issues
+					.map((issue) => `${formatIssuePath(issue.path) || 'request'}: ${issue.message}`)
+					.join('; ')
+			: said;
+		return {
+			kind: 'badRequest',
+			httpCode,
+			message: text
+				? `Fillout rejected the request: ${text}`
+				: `Fillout rejected the request (HTTP ${statusCode})`,
+		};
+	}
+	return {
+		kind: 'other',
+		httpCode,
+		message: `Unexpected answer from Fillout (HTTP ${statusCode})`,
+	};
+}

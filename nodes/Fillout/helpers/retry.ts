@@ -1,0 +1,95 @@
+/**
+ * When to send a failed request again. Reads (GET) and deletes may be repeated
+ * safely. Creating submissions or webhooks is repeated only when the service
+ * certainly did not act on it: it answered 429, or no connection was ever made.
+ */
+export type RequestSafety = 'repeatable' | 'once';
+
+export interface AttemptFailure {
+	statusCode?: number;
+	/** Node's network error code (ECONNRESET, ECONNREFUSED, …), when no response came. */
+	networkCode?: string;
+	networkMessage?: string;
+	retryAfter?: string;
+}
+
+export interface RetryCounts {
+	rateLimited: number;
+	transient: number;
+}
+
+export const MAX_RATE_LIMIT_RETRIES = 5;
+/** Transient failures: 4 attempts in all. */
+export const MAX_TRANSIENT_RETRIES = 3;
+export const BACKOFF_BASE_MS = 250;
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** The request never reached the service: nothing can have been processed. */
+const NEVER_CONNECTED = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
+
+/** The connection failed or broke: the service may or may not have acted. */
+const TRANSIENT_NETWORK = new Set([
+	'ECONNRESET',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'EPIPE',
+	'ESOCKETTIMEDOUT',
+	'UND_ERR_SOCKET',
+	'ERR_BAD_RESPONSE',
+]);
+
+export function neverReachedService(failure: AttemptFailure): boolean {
+	return (
+		failure.statusCode === 429 ||
+		(failure.networkCode !== undefined && NEVER_CONNECTED.has(failure.networkCode))
+	);
+}
+
+export function isTransient(failure: AttemptFailure): boolean {
+	if (failure.statusCode !== undefined) return failure.statusCode >= 500;
+	if (
+		failure.networkCode !== undefined &&
+		(TRANSIENT_NETWORK.has(failure.networkCode) || NEVER_CONNECTED.has(failure.networkCode))
+	) {
+		return true;
+	}
+	return /socket hang up|network error|timeout/i.test(failure.networkMessage ?? '');
+}
+
+/** `retry-after` in seconds or as an HTTP date; one second when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now: number): number {
+	if (header !== undefined && header.trim() !== '') {
+		const seconds = Number(header);
+		if (Number.isFinite(seconds) && seconds >= 0)
+			return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+		const date = Date.parse(header);
+		if (!Number.isNaN(date)) return Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_MS);
+	}
+	return 1000;
+}
+
+export type RetryDecision =
+	| { retry: false }
+	| { retry: true; delayMs: number; reason: 'rateLimit' | 'transient' };
+
+export function retryDecision(
+	failure: AttemptFailure,
+	safety: RequestSafety,
+	counts: RetryCounts,
+	now: number,
+): RetryDecision {
+	if (failure.statusCode === 429) {
+		if (counts.rateLimited >= MAX_RATE_LIMIT_RETRIES) return { retry: false };
+		return { retry: true, delayMs: retryAfterMs(failure.retryAfter, now), reason: 'rateLimit' };
+	}
+	if (!isTransient(failure)) return { retry: false };
+	if (safety === 'once' && !neverReachedService(failure)) return { retry: false };
+	if (counts.transient >= MAX_TRANSIENT_RETRIES) return { retry: false };
+	return { retry: true, delayMs: BACKOFF_BASE_MS * 2 ** counts.transient, reason: 'transient' };
+}

@@ -1,0 +1,32 @@
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { formIdForEditor } from '../actions/parameters';
+import type { FormMetadata, NamedField } from '../helpers/interfaces';
+import { getFormMetadata } from '../transport';
+
+async function formFields(
+	ctx: ILoadOptionsFunctions,
+	pick: (metadata: FormMetadata) => NamedField[] | undefined,
+): Promise<INodePropertyOptions[]> {
+	const formId = formIdForEditor(ctx);
+	const metadata = await getFormMetadata(ctx, formId);
+	return (pick(metadata) ?? []).map((field) => ({ name: field.name, value: field.id }));
+}
+
+export async function getUrlParameters(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return await formFields(this, (metadata) => metadata.urlParameters);
+}
+
+export async function getSchedulingFields(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return await formFields(this, (metadata) => metadata.scheduling);
+}
+
+export async function getPaymentFields(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	return await formFields(this, (metadata) => metadata.payments);
+}

@@ -1,0 +1,260 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { apiRootForRegion, normalizeApiRoot } from '../helpers/apiRoot';
+import type { FailureContext, ServiceFailure } from '../helpers/errors';
+import type { FormMetadata } from '../helpers/interfaces';
+import { describeFailure } from '../helpers/errors';
+import { SlidingWindowPacer } from '../helpers/pacing';
+import type { RequestSafety, RetryCounts } from '../helpers/retry';
+import { neverReachedService, retryDecision } from '../helpers/retry';
+
+/**
+ * The only code that talks to Fillout. Every request is paced (5 per second per
+ * credential), retried when that is safe, and its failures are turned into errors
+ * that never carry the request's headers.
+ */
+
+export type FilloutContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+export type FilloutCredentialType = 'filloutFormsApi' | 'filloutFormsOAuth2Api';
+
+/** The credential the node's "Authentication" parameter selects (API key by default). */
+export function credentialTypeOf(ctx: FilloutContext): FilloutCredentialType {
+	return ctx.getNode().parameters.authentication === 'oAuth2'
+		? 'filloutFormsOAuth2Api'
+		: 'filloutFormsApi';
+}
+
+/** Where the API lives for this node's credential: region, custom Base URL, or OAuth2 `base_url`. */
+export async function resolveApiRoot(ctx: FilloutContext): Promise<string> {
+	const credentialType = credentialTypeOf(ctx);
+	const credentials = await ctx.getCredentials(credentialType);
+	if (credentialType === 'filloutFormsOAuth2Api') {
+		const tokenData = credentials.oauthTokenData as IDataObject | undefined;
+		const root = normalizeApiRoot(tokenData?.base_url);
+		if (root === undefined) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'The Fillout OAuth2 connection has no API address (base_url)',
+				{
+					description:
+						'Fillout returns the account’s API address together with the access token. Reconnect the credential (Connect my account) so that it is stored.',
+				},
+			);
+		}
+		return root;
+	}
+	const root = apiRootForRegion(credentials.region, credentials.baseUrl);
+	if (root === undefined) {
+		throw new NodeOperationError(ctx.getNode(), 'The Fillout credential has no valid Base URL', {
+			description:
+				'With the region "Custom (Self-Hosted)" the Base URL must be an http:// or https:// address, such as https://fillout.example.com.',
+		});
+	}
+	return root;
+}
+
+/** One pacer per credential and API root, shared by every execution in this process. */
+const pacers = new Map<string, SlidingWindowPacer>();
+
+function pacerFor(
+	ctx: FilloutContext,
+	credentialType: FilloutCredentialType,
+	apiRoot: string,
+): SlidingWindowPacer {
+	const credential = ctx.getNode().credentials?.[credentialType];
+	const key = `${credentialType}\n${credential?.id ?? credential?.name ?? ''}\n${apiRoot}`;
+	let pacer = pacers.get(key);
+	if (!pacer) {
+		pacer = new SlidingWindowPacer();
+		pacers.set(key, pacer);
+	}
+	return pacer;
+}
+
+export interface FilloutRequest {
+	method: IHttpRequestMethods;
+	/** Path under the API root, e.g. `/forms/abc/submissions`. */
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+	/** Defaults: GET and DELETE are repeatable, POST is sent once. */
+	safety?: RequestSafety;
+	/** Names the form, submission or webhook in errors. */
+	context?: FailureContext;
+	itemIndex?: number;
+}
+
+function safetyOf(request: FilloutRequest): RequestSafety {
+	return request.safety ?? (request.method === 'POST' ? 'once' : 'repeatable');
+}
+
+export type FilloutOutcome<T> =
+	| { ok: true; body: T }
+	| { ok: false; failure: ServiceFailure; attempts: number; apiRoot: string };
+
+interface FullResponse {
+	body: unknown;
+	headers: Record<string, unknown>;
+	statusCode: number;
+}
+
+function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
+	const value = headers[name] ?? headers[name.toLowerCase()];
+	if (Array.isArray(value)) return value.length ? String(value[0]) : undefined;
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+/**
+ * The network error code and message of a failed request. n8n wraps the HTTP
+ * client's error (which holds the request, headers included) in a NodeApiError;
+ * only these two plain strings are taken from it.
+ */
+function networkFailure(error: unknown): ServiceFailure {
+	let code: string | undefined;
+	let message: string | undefined;
+	let level: unknown = error;
+	for (let depth = 0; depth < 5 && typeof level === 'object' && level !== null; depth++) {
+		const candidate = level as { code?: unknown; message?: unknown; cause?: unknown };
+		if (
+			code === undefined &&
+			typeof candidate.code === 'string' &&
+			/^[A-Z_]+$/.test(candidate.code)
+		) {
+			code = candidate.code;
+		}
+		if (typeof candidate.message === 'string' && candidate.message) message = candidate.message;
+		level = candidate.cause;
+	}
+	return { networkCode: code, networkMessage: message };
+}
+
+/**
+ * Sends one request, pacing and retrying it. Resolves with the body, or with the
+ * last failure when the request did not succeed (HTTP errors included): callers that
+ * only want the body use `filloutRequest`.
+ */
+export async function sendFilloutRequest<T>(
+	ctx: FilloutContext,
+	request: FilloutRequest,
+): Promise<FilloutOutcome<T>> {
+	const credentialType = credentialTypeOf(ctx);
+	const apiRoot = await resolveApiRoot(ctx);
+	const pacer = pacerFor(ctx, credentialType, apiRoot);
+	const safety = safetyOf(request);
+	const counts: RetryCounts = { rateLimited: 0, transient: 0 };
+
+	for (let attempt = 1; ; attempt++) {
+		const wait = pacer.reserve(Date.now());
+		if (wait > 0) await sleep(wait);
+
+		const options: IHttpRequestOptions = {
+			method: request.method,
+			url: `${apiRoot}${request.path}`,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: 60_000,
+		};
+		if (request.qs && Object.keys(request.qs).length) options.qs = request.qs;
+		if (request.body !== undefined) options.body = request.body;
+
+		let failure: ServiceFailure;
+		try {
+			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				credentialType,
+				options,
+			)) as FullResponse;
+			if (response.statusCode >= 200 && response.statusCode < 300) {
+				return { ok: true, body: response.body as T };
+			}
+			failure = {
+				statusCode: response.statusCode,
+				body: response.body,
+				retryAfter: headerValue(response.headers ?? {}, 'retry-after'),
+			};
+		} catch (error) {
+			failure = networkFailure(error);
+		}
+
+		const decision = retryDecision(failure, safety, counts, Date.now());
+		if (!decision.retry) return { ok: false, failure, attempts: attempt, apiRoot };
+		if (decision.reason === 'rateLimit') counts.rateLimited++;
+		else counts.transient++;
+		ctx.logger?.debug(
+			`Fillout: retrying ${request.method} ${request.path} in ${decision.delayMs} ms`,
+			{
+				statusCode: failure.statusCode,
+				networkCode: failure.networkCode,
+			},
+		);
+		await sleep(decision.delayMs);
+	}
+}
+
+/** A NodeApiError built only from the failure's plain facts (no request, no headers). */
+export function filloutError(
+	ctx: FilloutContext,
+	outcome: { failure: ServiceFailure; attempts: number; apiRoot: string },
+	context: FailureContext = {},
+	itemIndex?: number,
+): NodeApiError {
+	const described = describeFailure(outcome.failure, {
+		...context,
+		apiRoot: context.apiRoot ?? outcome.apiRoot,
+		attempts: outcome.attempts,
+	});
+	const facts: JsonObject = {
+		message: described.message,
+		...(outcome.failure.statusCode !== undefined ? { statusCode: outcome.failure.statusCode } : {}),
+		...(outcome.failure.networkCode !== undefined
+			? { networkCode: outcome.failure.networkCode }
+			: {}),
+		...(outcome.failure.body !== undefined && typeof outcome.failure.body === 'object'
+			? { body: outcome.failure.body as JsonObject }
+			: {}),
+	};
+	return new NodeApiError(ctx.getNode(), facts, {
+		message: described.message,
+		description: described.description,
+		httpCode: described.httpCode,
+		itemIndex,
+	});
+}
+
+/** Sends a request and returns its body, or throws a clear NodeApiError. */
+export async function filloutRequest<T>(ctx: FilloutContext, request: FilloutRequest): Promise<T> {
+	const outcome = await sendFilloutRequest<T>(ctx, request);
+	if (outcome.ok) return outcome.body;
+	const maybeProcessed = safetyOf(request) === 'once' && !neverReachedService(outcome.failure);
+	throw filloutError(ctx, outcome, { ...request.context, maybeProcessed }, request.itemIndex);
+}
+
+/** A form's metadata: its questions, calculations, URL parameters, scheduling and payment fields. */
+export async function getFormMetadata(
+	ctx: FilloutContext,
+	formId: string,
+	itemIndex?: number,
+): Promise<FormMetadata> {
+	return await filloutRequest<FormMetadata>(ctx, {
+		method: 'GET',
+		path: `/forms/${encodeURIComponent(formId)}`,
+		context: { formId },
+		itemIndex,
+	});
+}
