@@ -1,10 +1,13 @@
 /**
  * The editor's "Test credential" button, in-process. A faithful copy of the decision logic
- * of n8n's `CredentialsTester.testCredentials`
- * (n8n: packages/cli/src/services/credentials-tester.service.ts): the credential's
- * `test` request runs through n8n-core's real `RoutingNode` on a throw-away
- * "n8n-nodes-base.noOp" node, and its outcome is mapped to `{ status, message }` the same
- * way (rules by response code, other non-2xx → status text, network failure → error code).
+ * of n8n's `CredentialsTester.testCredentials` / `runRequestTest`
+ * (n8n: packages/cli/src/services/credentials-tester.service.ts, checked against the
+ * n8n 2.41.1 build): the credential's `test` request runs through n8n-core's real
+ * `RoutingNode` on a throw-away "n8n-nodes-base.noOp" node, and its outcome is mapped to
+ * `{ status, message }` the same way: a `responseCode` rule matching the status gives its
+ * message, another non-2xx gives the HTTP status text, a network failure gives its error
+ * code (e.g. 'ECONNREFUSED'), a `responseSuccessBody` rule can fail a 2xx.
+ * Not covered: `testedBy` functions on node types (ours use the credential's `test`).
  */
 import { ExecuteContext, RoutingNode } from 'n8n-core';
 import type {
@@ -21,7 +24,12 @@ import type {
 	IRunExecutionData,
 	ITaskDataConnections,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeHelpers, Workflow, createRunExecutionData } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	NodeHelpers,
+	Workflow,
+	createEmptyRunExecutionData,
+} from 'n8n-workflow';
 
 import { createAdditionalData } from './additionalData';
 import { HarnessCredentialsHelper } from './credentials';
@@ -153,8 +161,20 @@ export async function testCredential(
 		active: false,
 		nodeTypes,
 	});
-	const runExecutionData: IRunExecutionData = createRunExecutionData({
-		resultData: { runData: {} },
+	const runExecutionData: IRunExecutionData = createEmptyRunExecutionData();
+	// As n8n: the node's parameters are the current ones, and the request resolves the
+	// already-prepared data instead of decrypting the stored credential again.
+	additionalData.currentNodeParameters = node.parameters;
+	const prepared = credentialsDecrypted.data ?? {};
+	additionalData.credentialsHelper = new Proxy(credentialsHelper, {
+		get(target, prop) {
+			if (prop === 'getDecrypted') {
+				return async (...args: Parameters<HarnessCredentialsHelper['getDecrypted']>) =>
+					args[5] === true ? await target.getDecrypted(...args) : prepared;
+			}
+			const value: unknown = Reflect.get(target, prop);
+			return typeof value === 'function' ? value.bind(target) : value;
+		},
 	});
 	const inputData: ITaskDataConnections = { main: [[{ json: {} }]] };
 	const executeData: IExecuteData = { node, data: {}, source: null };

@@ -1,5 +1,6 @@
 /**
- * An in-memory stand-in for n8n's `CredentialsHelper` (packages/cli/src/credentials-helper.ts),
+ * An in-memory stand-in for n8n's `CredentialsHelper` (packages/cli/src/credentials-helper.ts,
+ * checked against the n8n 2.41.1 build),
  * with the same behaviour where it matters to a node: credential property defaults,
  * `={{ }}` expressions in credential data (with `$self`), `extends` (OAuth2), generic
  * `authenticate` blocks and `preAuthentication`. Stored data is kept per credential TYPE
@@ -119,9 +120,19 @@ export function defaultCredentialTypes(): ICredentialType[] {
 
 /**
  * Hidden OAuth endpoint/flow fields the credential TYPE owns: n8n drops stored values for
- * them so the type's default (or an admin overwrite) wins.
+ * them so the type's default (or an admin overwrite) wins (n8n 2.41.1,
+ * packages/cli/src/oauth/dcr-managed-fields.ts `OAUTH_PINNED_FIELDS`).
  */
-const OAUTH_PINNED_FIELDS = ['authUrl', 'accessTokenUrl', 'grantType', 'authentication'];
+const OAUTH_PINNED_FIELDS = [
+	'useDynamicClientRegistration',
+	'authUrl',
+	'accessTokenUrl',
+	'grantType',
+	'authentication',
+	'usePkce',
+	'requestTokenUrl',
+	'signatureMethod',
+];
 
 /** n8n resolves credential expressions against a one-node throwaway workflow. */
 const mockNode: INode = {

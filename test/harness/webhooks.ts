@@ -1,6 +1,6 @@
 /**
  * Drives a webhook trigger node the way n8n's server does
- * (n8n: packages/cli/src/webhooks/webhook.service.ts and the active-workflow manager):
+ * (n8n 2.41.1: packages/cli/src/webhooks/webhook.service.ts and the active-workflow manager):
  * `webhookMethods.<name>.{checkExists,create,delete}` through n8n-core's real
  * `HookContext`, and `webhook()` through n8n-core's real `WebhookContext` with an
  * express-like request and a response that records what the node sent.
@@ -357,7 +357,8 @@ export class TriggerHarness {
 			webhookDescription: description,
 			workflowId: workflow.id,
 			workflowExecuteAdditionalData: setup.additionalData,
-			webhookId: node.webhookId,
+			// n8n sets this only for dynamic paths (`:param` segments).
+			webhookId: /(^|\/):[^/]/.test(nodePath) ? node.webhookId : undefined,
 			isTest: options.isTest ?? options.mode === 'manual',
 		};
 	}
