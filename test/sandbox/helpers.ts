@@ -103,6 +103,7 @@ export interface Receiver {
 /** A real HTTP server that records JSON deliveries and answers after `delayMs` with `status`. */
 export async function startReceiver(reply: { status?: number; delayMs?: number } = {}): Promise<Receiver> {
 	const received: ReceivedDelivery[] = [];
+	const pending = new Set<ReturnType<typeof setTimeout>>();
 	const server: Server = createServer((req, res) => {
 		let text = '';
 		req.setEncoding('utf8');
@@ -110,8 +111,15 @@ export async function startReceiver(reply: { status?: number; delayMs?: number }
 		req.on('end', () => {
 			received.push({ headers: req.headers, body: JSON.parse(text) });
 			const answer = () => res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' }).end('{"ok":true}');
-			if (reply.delayMs) setTimeout(answer, reply.delayMs);
-			else answer();
+			if (!reply.delayMs) {
+				answer();
+				return;
+			}
+			const timer = setTimeout(() => {
+				pending.delete(timer);
+				answer();
+			}, reply.delayMs);
+			pending.add(timer);
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -121,6 +129,7 @@ export async function startReceiver(reply: { status?: number; delayMs?: number }
 		received,
 		close: () =>
 			new Promise<void>((resolve) => {
+				for (const timer of pending) clearTimeout(timer);
 				server.closeAllConnections();
 				server.close(() => resolve());
 			}),
