@@ -1,0 +1,102 @@
+/** Fault injection through POST/DELETE /_sandbox/faults: latency, forced statuses, dropped connections. */
+import { freshForm, startHarness, type Harness } from './helpers';
+
+let h: Harness;
+let formId: string;
+let questionId: string;
+beforeAll(async () => {
+	h = await startHarness();
+	formId = await freshForm(h.control);
+	questionId = (await h.api.get(`/forms/${formId}`)).body.questions[0].id;
+});
+afterEach(() => h.control.delete('/faults'));
+afterAll(() => h.sandbox.close());
+
+const total = async () => (await h.api.get(`/forms/${formId}/submissions`)).body.totalResponses as number;
+const create = () => h.api.post(`/forms/${formId}/submissions`, { submissions: [{ questions: [{ id: questionId, value: 'x' }] }] });
+
+it('adds latency to every API call until cleared', async () => {
+	expect((await h.control.post('/faults', { latencyMs: 250 })).body.latencyMs).toBe(250);
+	let started = Date.now();
+	expect((await h.api.get('/forms')).status).toBe(200);
+	expect(Date.now() - started).toBeGreaterThanOrEqual(240);
+	started = Date.now();
+	await h.control.get('/info');
+	expect(Date.now() - started).toBeLessThan(200);
+	await h.control.delete('/faults');
+	started = Date.now();
+	await h.api.get('/forms');
+	expect(Date.now() - started).toBeLessThan(200);
+});
+
+it('forces a status for the next N calls, in the usual body, without processing them', async () => {
+	const before = await total();
+	await h.control.post('/faults', { failNext: { count: 2, status: 503 } });
+	const first = await create();
+	expect(first.status).toBe(503);
+	expect(first.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: expect.any(String) });
+	expect((await h.api.get('/forms')).status).toBe(503);
+	expect(await total()).toBe(before);
+	expect((await create()).status).toBe(200);
+	expect(await total()).toBe(before + 1);
+});
+
+it('forces a given body, and a 429 with retry-after', async () => {
+	await h.control.post('/faults', {
+		failNext: [
+			{ count: 1, status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'API Key invalid' } },
+			{ count: 1, status: 429 },
+		],
+	});
+	const first = await h.api.get('/forms');
+	expect(first.status).toBe(400);
+	expect(first.body.message).toBe('API Key invalid');
+	const second = await h.api.get('/forms');
+	expect(second.status).toBe(429);
+	expect(second.headers.get('retry-after')).toBe('1');
+	expect(second.body).toEqual({ statusCode: 429, error: 'Too Many Requests', message: 'Too many requests. Try again soon.' });
+});
+
+it('matches calls by method and path pattern', async () => {
+	await h.control.post('/faults', { failNext: { count: 1, status: 500, method: 'post', pathPattern: '/forms/[^/]+/submissions$' } });
+	expect((await h.api.get(`/forms/${formId}/submissions`)).status).toBe(200);
+	expect((await h.api.post('/webhook/create', { formId, url: 'https://example.com/x' })).status).toBe(200);
+	expect((await create()).status).toBe(500);
+	expect((await h.control.get('/faults')).body.failNext).toEqual([]);
+});
+
+it('drops the connection without processing the call', async () => {
+	const before = await total();
+	await h.control.post('/faults', { dropNext: { count: 1, method: 'POST' } });
+	await expect(create()).rejects.toThrow();
+	expect(await total()).toBe(before);
+	expect((await create()).status).toBe(200);
+});
+
+it('can drop the connection after processing the call ("maybe processed")', async () => {
+	const before = await total();
+	await h.control.post('/faults', { dropAfterProcessingNext: { count: 1, method: 'POST' } });
+	await expect(create()).rejects.toThrow();
+	expect(await total()).toBe(before + 1);
+});
+
+it('never touches OAuth or control calls', async () => {
+	await h.control.post('/faults', { failNext: { count: 5, status: 500 }, dropNext: { count: 5 } });
+	expect((await h.control.get('/info')).status).toBe(200);
+	const token = await fetch(`${h.sandbox.origin}/public/oauth/accessToken`, { method: 'POST' });
+	expect(token.status).toBe(400);
+	expect((await h.control.get('/faults')).body.dropNext[0].remaining).toBe(5);
+});
+
+it.each([
+	[{ latencyMs: -1 }, /^latencyMs /],
+	[{ failNext: { count: 1, status: 99 } }, /^failNext.status /],
+	[{ failNext: { count: 0, status: 500 } }, /^failNext.count /],
+	[{ dropNext: { count: 1, pathPattern: '(' } }, /^dropNext.pathPattern /],
+	[{ dropNext: 'yes' }, /^dropNext must be /],
+])('refuses a bad fault %j with 400 and changes nothing', async (body, message) => {
+	const res = await h.control.post('/faults', { latencyMs: 5, ...body });
+	expect(res.status).toBe(400);
+	expect(res.body.message).toMatch(message);
+	expect((await h.control.get('/faults')).body.latencyMs).toBe(0);
+});
