@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { authenticationParameter, filloutCredentials } from './actions/common.descriptions';
 import * as form from './actions/form';
 import { router } from './actions/router';
 import * as submission from './actions/submission';
@@ -25,29 +26,9 @@ export class Fillout implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'filloutFormsApi',
-				required: true,
-				displayOptions: { show: { authentication: ['apiKey'] } },
-			},
-			{
-				name: 'filloutFormsOAuth2Api',
-				required: true,
-				displayOptions: { show: { authentication: ['oAuth2'] } },
-			},
-		],
+		credentials: filloutCredentials,
 		properties: [
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{ name: 'API Key', value: 'apiKey' },
-					{ name: 'OAuth2', value: 'oAuth2' },
-				],
-				default: 'apiKey',
-			},
+			authenticationParameter,
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -1,6 +1,31 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
 import { FORM_ID_PATTERN, FORM_URL_PATTERN } from '../helpers/formUrl';
+
+/** The two ways to connect, chosen by the "Authentication" parameter below. */
+export const filloutCredentials: INodeCredentialDescription[] = [
+	{
+		name: 'filloutFormsApi',
+		required: true,
+		displayOptions: { show: { authentication: ['apiKey'] } },
+	},
+	{
+		name: 'filloutFormsOAuth2Api',
+		required: true,
+		displayOptions: { show: { authentication: ['oAuth2'] } },
+	},
+];
+
+export const authenticationParameter: INodeProperties = {
+	displayName: 'Authentication',
+	name: 'authentication',
+	type: 'options',
+	options: [
+		{ name: 'API Key', value: 'apiKey' },
+		{ name: 'OAuth2', value: 'oAuth2' },
+	],
+	default: 'apiKey',
+};
 
 /** The form, picked from a searchable list, by id, or by its share or editor address. */
 export const formLocator: INodeProperties = {

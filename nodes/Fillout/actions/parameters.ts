@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { formIdFromLocator } from '../helpers/formUrl';
@@ -15,8 +20,14 @@ export function formIdForEditor(ctx: ILoadOptionsFunctions): string {
 	return checkedFormId(ctx, locator);
 }
 
+/** The same for the trigger's webhook setup and deliveries (no item). */
+export function formIdForTrigger(ctx: IHookFunctions | IWebhookFunctions): string {
+	const locator = ctx.getNodeParameter('form', undefined, { extractValue: false });
+	return checkedFormId(ctx, locator);
+}
+
 function checkedFormId(
-	ctx: IExecuteFunctions | ILoadOptionsFunctions,
+	ctx: IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions,
 	locator: unknown,
 	itemIndex?: number,
 ): string {

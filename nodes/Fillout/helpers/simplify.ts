@@ -47,13 +47,17 @@ interface NamedQuestion {
  * Maps question ids to simplified keys, following the question order and skipping
  * question types the node does not know. Built from form metadata, or from the
  * submissions themselves (Fillout lists every question of the form in each one, so
- * all submissions of a form get the same keys).
+ * all submissions of a form get the same keys). `reserved` names keys the caller
+ * adds itself (the trigger adds formId and formName).
  */
-export function questionKeyMap(questions: readonly NamedQuestion[]): Map<string, string> {
+export function questionKeyMap(
+	questions: readonly NamedQuestion[],
+	reserved: readonly string[] = RESERVED_KEYS,
+): Map<string, string> {
 	const known = dedupeById(questions.filter((q) => isKnownQuestionType(q.type)));
 	const keys = uniqueKeys(
 		known.map((q) => String(q.name ?? q.id)),
-		RESERVED_KEYS,
+		reserved,
 	);
 	return new Map(known.map((q, i) => [q.id, keys[i]]));
 }
