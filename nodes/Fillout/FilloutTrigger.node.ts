@@ -1,0 +1,128 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import {
+	authenticationParameter,
+	filloutCredentials,
+	formLocator,
+	simplifyOption,
+} from './actions/common.descriptions';
+import { listSearch } from './methods';
+import { deliveryItem, parseDelivery } from './trigger/delivery';
+import { currentSlot, registerWebhook, removeWebhook } from './trigger/lifecycle';
+import { readRecord, slotFor } from './trigger/registration';
+import { SECRET_PARAMETER, secretsMatch } from './trigger/secret';
+
+export class FilloutTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Fillout Trigger',
+		name: 'filloutTrigger',
+		icon: { light: 'file:../../icons/fillout.svg', dark: 'file:../../icons/fillout.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle:
+			'={{"New submission: " + ($parameter["form"].cachedResultName || $parameter["form"].value)}}',
+		description: 'Starts the workflow when a Fillout form receives a submission',
+		defaults: { name: 'Fillout Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: filloutCredentials,
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			authenticationParameter,
+			{
+				...formLocator,
+				description: 'The form whose new submissions start the workflow',
+			},
+			simplifyOption,
+		],
+	};
+
+	methods = { listSearch };
+
+	webhookMethods = {
+		default: {
+			/**
+			 * Fillout cannot say which webhooks exist, so this removes the one this slot
+			 * recorded (if Fillout still has it) and answers false: `create` then
+			 * registers a fresh one. Re-activation, a changed form or a webhook removed at
+			 * Fillout thus never leave a stale or second subscription.
+			 */
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const { data, slot, record } = currentSlot(this);
+				if (record !== undefined) await removeWebhook(this, record);
+				delete data[slot];
+				return false;
+			},
+
+			async create(this: IHookFunctions): Promise<boolean> {
+				const { data, slot, record } = currentSlot(this);
+				if (record !== undefined) {
+					// n8n always asks checkExists first; this keeps the guarantee if not.
+					await removeWebhook(this, record);
+					delete data[slot];
+				}
+				data[slot] = { ...(await registerWebhook(this)) };
+				return true;
+			},
+
+			async delete(this: IHookFunctions): Promise<boolean> {
+				const { data, slot, record } = currentSlot(this);
+				// A failure throws and keeps the record, so the next activation retries.
+				if (record !== undefined) await removeWebhook(this, record);
+				delete data[slot];
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const data = this.getWorkflowStaticData('node');
+		const record = readRecord(
+			data[slotFor(this.getMode(), this.getNodeWebhookUrl('default'), data)],
+		);
+		const res = this.getResponseObject();
+
+		const query = this.getQueryData() as IDataObject;
+		if (record === undefined || !secretsMatch(query[SECRET_PARAMETER], record.secret)) {
+			res.status(401).json({ message: 'Unauthorized: missing or wrong secret' });
+			return { noWebhookResponse: true };
+		}
+
+		const request = this.getRequestObject();
+		const delivery = parseDelivery({
+			body: this.getBodyData(),
+			rawBody: (request as { rawBody?: unknown }).rawBody,
+			contentType: this.getHeaderData()['content-type'],
+		});
+		if (!delivery.ok) {
+			res.status(400).json({ message: delivery.reason });
+			return { noWebhookResponse: true };
+		}
+
+		const simplify = this.getNodeParameter('simplify', true) as boolean;
+		const item = deliveryItem(
+			delivery.submission,
+			{
+				formId: delivery.formId ?? record.formId,
+				formName: delivery.formName ?? record.formName ?? null,
+			},
+			simplify,
+		);
+		return { workflowData: [this.helpers.returnJsonArray(item)] };
+	}
+}

@@ -1,0 +1,145 @@
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { formIdForTrigger } from '../actions/parameters';
+import { describeFailure } from '../helpers/errors';
+import type { FormMetadata } from '../helpers/interfaces';
+import { filloutError, filloutRequest, resolveApiRoot, sendFilloutRequest } from '../transport';
+import { isFilloutCloud, unreachableReason } from './reachability';
+import type { Slot, WebhookRecord } from './registration';
+import { createdWebhookId, readRecord, slotFor } from './registration';
+import { addressWithSecret, newSecret } from './secret';
+
+/**
+ * The trigger's webhook lifecycle on top of the shared transport. Fillout cannot list
+ * webhooks, so activation removes whatever the slot recorded and registers a fresh one:
+ * exactly one live webhook per active trigger, whatever happened in between.
+ */
+
+/** The node's slot in static data, and what it holds. */
+export function currentSlot(ctx: IHookFunctions): {
+	data: IDataObject;
+	slot: Slot;
+	record?: WebhookRecord;
+} {
+	const data = ctx.getWorkflowStaticData('node');
+	const slot = slotFor(ctx.getMode(), ctx.getNodeWebhookUrl('default'), data);
+	return { data, slot, record: readRecord(data[slot]) };
+}
+
+/**
+ * Removes a recorded webhook. "Not found" means Fillout (or a user) already removed it:
+ * logged, not an error. Other failures (network, credentials) throw, and the caller
+ * keeps the record so that the next activation tries again.
+ */
+export async function removeWebhook(ctx: IHookFunctions, record: WebhookRecord): Promise<void> {
+	const apiRoot = await resolveApiRoot(ctx);
+	if (apiRoot !== record.apiRoot) {
+		// Deleting the id at another address could remove someone else's webhook there.
+		ctx.logger.warn(
+			`Fillout Trigger: webhook ${record.webhookId} was registered at ${record.apiRoot}, but the credential now points at ${apiRoot}; it cannot be removed from here. Its deliveries are refused (its secret is forgotten); delete it in Fillout if it keeps calling.`,
+			{ webhookId: record.webhookId, formId: record.formId },
+		);
+		return;
+	}
+	const outcome = await sendFilloutRequest<IDataObject>(ctx, {
+		method: 'POST',
+		path: '/webhook/delete',
+		body: { webhookId: record.webhookId },
+		// Deleting twice has the effect of deleting once.
+		safety: 'repeatable',
+		context: { webhookId: record.webhookId },
+	});
+	if (outcome.ok) {
+		ctx.logger.debug(`Fillout Trigger: removed webhook ${record.webhookId}`, {
+			webhookId: record.webhookId,
+			formId: record.formId,
+		});
+		return;
+	}
+	if (describeFailure(outcome.failure).kind === 'notFound') {
+		ctx.logger.info(
+			`Fillout Trigger: webhook ${record.webhookId} was already gone from Fillout; nothing to remove`,
+			{ webhookId: record.webhookId, formId: record.formId },
+		);
+		return;
+	}
+	throw filloutError(ctx, outcome, { webhookId: record.webhookId });
+}
+
+/** Refuses a webhook address that Fillout's cloud could never call. */
+export function assertReachable(ctx: IHookFunctions, apiRoot: string, webhookUrl: string): void {
+	if (!isFilloutCloud(apiRoot)) return;
+	const reason = unreachableReason(webhookUrl);
+	if (reason === undefined) return;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Fillout cannot reach n8n's webhook address ${webhookUrl}: it is ${reason}, not an address on the internet`,
+		{
+			description:
+				'Fillout’s servers deliver each submission to this address, so it must be reachable from the internet. Set n8n’s public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/) and restart n8n; behind a tunnel or reverse proxy, use the public address it gives you.',
+		},
+	);
+}
+
+/** The form's name for bare deliveries; a failure here only costs the name. */
+async function formNameOf(ctx: IHookFunctions, formId: string): Promise<string | undefined> {
+	const outcome = await sendFilloutRequest<FormMetadata>(ctx, {
+		method: 'GET',
+		path: `/forms/${encodeURIComponent(formId)}`,
+		context: { formId },
+	});
+	if (outcome.ok) return typeof outcome.body?.name === 'string' ? outcome.body.name : undefined;
+	const described = describeFailure(outcome.failure, { formId });
+	if (described.kind === 'notFound' || described.kind === 'credentials') {
+		// Registering would fail the same way: say it about the form.
+		throw filloutError(ctx, outcome, { formId });
+	}
+	ctx.logger.warn(
+		`Fillout Trigger: could not read the name of form ${formId}: ${described.message}`,
+		{
+			formId,
+		},
+	);
+	return undefined;
+}
+
+/** Registers the node's webhook address, with a fresh secret, for the chosen form. */
+export async function registerWebhook(ctx: IHookFunctions): Promise<WebhookRecord> {
+	const webhookUrl = ctx.getNodeWebhookUrl('default');
+	if (webhookUrl === undefined) {
+		throw new NodeOperationError(ctx.getNode(), 'n8n gave the trigger no webhook address');
+	}
+	const formId = formIdForTrigger(ctx);
+	const apiRoot = await resolveApiRoot(ctx);
+	assertReachable(ctx, apiRoot, webhookUrl);
+	const formName = await formNameOf(ctx, formId);
+	const secret = newSecret();
+	const answer = await filloutRequest<IDataObject>(ctx, {
+		method: 'POST',
+		path: '/webhook/create',
+		body: { formId, url: addressWithSecret(webhookUrl, secret) },
+		context: { formId },
+	});
+	const webhookId = createdWebhookId(answer);
+	if (webhookId === undefined) {
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message: 'Fillout answered without a webhook id' },
+			{
+				message: 'Fillout answered the webhook registration without a webhook id',
+				description:
+					'The webhook may exist at Fillout without n8n knowing it. Check the form’s integrations in Fillout.',
+			},
+		);
+	}
+	return {
+		webhookId,
+		formId,
+		...(formName === undefined ? {} : { formName }),
+		url: webhookUrl,
+		secret,
+		apiRoot,
+		createdAt: new Date().toISOString(),
+	};
+}
