@@ -72,6 +72,15 @@ export function showConsent(ctx: SandboxContext, incoming: Incoming): Reply {
 	}
 }
 
+/** Forgets codes that can no longer be exchanged, so a long-running sandbox does not collect them. */
+function pruneCodes(ctx: SandboxContext): void {
+	const now = Date.now();
+	for (const [code, record] of ctx.store.authCodes) {
+		// Used codes are kept until they would have expired, so reuse still says "already used".
+		if (now > record.expiresAtMs + ctx.codeTtlMs) ctx.store.authCodes.delete(code);
+	}
+}
+
 /** The consent form's POST: Allow issues a code, Deny reports access_denied; both redirect. */
 export function decideConsent(ctx: SandboxContext, incoming: Incoming): Reply {
 	try {
@@ -87,6 +96,7 @@ export function decideConsent(ctx: SandboxContext, incoming: Incoming): Reply {
 			);
 		}
 		const code = randomBytes(24).toString('hex');
+		pruneCodes(ctx);
 		ctx.store.authCodes.set(code, {
 			code,
 			clientId: request.client.clientId,

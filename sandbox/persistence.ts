@@ -16,11 +16,13 @@ export class StateFile {
 	private timer: ReturnType<typeof setTimeout> | undefined;
 	private writing: Promise<void> = Promise.resolve();
 	private dirty = false;
+	/** A failed background write, reported by the next flush() (close() calls it). */
+	private failure: unknown;
 
 	constructor(
 		private readonly path: string,
 		private readonly snapshot: () => unknown,
-		private readonly debounceMs = 25,
+		private readonly debounceMs = 50,
 	) {}
 
 	schedule(): void {
@@ -28,7 +30,9 @@ export class StateFile {
 		if (this.timer) return;
 		this.timer = setTimeout(() => {
 			this.timer = undefined;
-			void this.flush();
+			this.flush().then(undefined, (error: unknown) => {
+				this.failure = error;
+			});
 		}, this.debounceMs);
 	}
 
@@ -39,13 +43,30 @@ export class StateFile {
 			this.timer = undefined;
 		}
 		// Chain writes so two renames never race and the last one wins.
-		this.writing = this.writing.then(async () => {
-			if (!this.dirty) return;
-			this.dirty = false;
-			const temp = `${this.path}.${process.pid}.tmp`;
+		const run = this.writing.then(() => this.writeIfDirty());
+		this.writing = run.then(undefined, (error: unknown) => {
+			this.failure = error;
+		});
+		await this.writing;
+		if (this.failure !== undefined) {
+			const failure = this.failure;
+			this.failure = undefined;
+			throw failure instanceof Error ? failure : new Error(String(failure));
+		}
+	}
+
+	private async writeIfDirty(): Promise<void> {
+		if (!this.dirty) return;
+		this.dirty = false;
+		const temp = `${this.path}.${process.pid}.tmp`;
+		let written = false;
+		try {
 			await writeFile(temp, JSON.stringify(this.snapshot()));
 			await rename(temp, this.path);
-		});
-		return this.writing;
+			written = true;
+		} finally {
+			// A failed write keeps the changes pending, so the next write tries again.
+			if (!written) this.dirty = true;
+		}
 	}
 }

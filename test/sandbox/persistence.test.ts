@@ -60,3 +60,9 @@ it('starts from the seed again without a data file', async () => {
 		await second.sandbox.close();
 	}
 });
+
+it('reports a state file it cannot write when closing', async () => {
+	const h = await startHarness({ dataFile: join(dir, 'missing-folder', 'state.json') });
+	await freshForm(h.control);
+	await expect(h.sandbox.close()).rejects.toThrow(/ENOENT/);
+});
