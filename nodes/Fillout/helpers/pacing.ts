@@ -14,7 +14,6 @@ export const PACING_MARGIN_MS = 100;
 export class SlidingWindowPacer {
 	/** Start times handed out, ascending (some may lie in the future). */
 	private readonly starts: number[] = [];
-	private lastNow = -Infinity;
 
 	constructor(
 		readonly limit = FILLOUT_REQUESTS_PER_WINDOW,
@@ -24,12 +23,10 @@ export class SlidingWindowPacer {
 	/**
 	 * Reserves the earliest start allowed at or after `now` and returns how long to
 	 * wait for it. Reserving synchronously is what keeps concurrent callers (several
-	 * executions sharing one credential) from taking the same slot.
+	 * executions sharing one credential) from taking the same slot. `now` must come
+	 * from a monotonic clock (performance.now()).
 	 */
 	reserve(now: number): number {
-		// Clocks can step backwards; keep reservations ordered.
-		now = Math.max(now, this.lastNow);
-		this.lastNow = now;
 		while (this.starts.length > 0 && this.starts[0] <= now - this.windowMs) this.starts.shift();
 		let start = now;
 		if (this.starts.length >= this.limit) {

@@ -159,7 +159,7 @@ export async function sendFilloutRequest<T>(
 	const counts: RetryCounts = { rateLimited: 0, transient: 0 };
 
 	for (let attempt = 1; ; attempt++) {
-		const wait = pacer.reserve(Date.now());
+		const wait = pacer.reserve(performance.now());
 		if (wait > 0) await sleep(wait);
 
 		const options: IHttpRequestOptions = {

@@ -1,0 +1,151 @@
+import {
+	buildAnswers,
+	coerceAnswer,
+	questionColumns,
+} from '../../../nodes/Fillout/helpers/answers';
+import type { FormQuestion } from '../../../nodes/Fillout/helpers/interfaces';
+
+const q = (type: string, extra: Partial<FormQuestion> = {}): FormQuestion => ({
+	id: `id-${type}`,
+	name: type,
+	type,
+	...extra,
+});
+const BERLIN = 'Europe/Berlin';
+
+describe('questionColumns', () => {
+	it('makes one typed column per known question, with choices as options', () => {
+		const columns = questionColumns({
+			questions: [
+				{ id: 'a', name: 'Name', type: 'ShortAnswer' },
+				{ id: 'b', name: 'Age', type: 'NumberInput' },
+				{
+					id: 'c',
+					name: 'Plan',
+					type: 'Dropdown',
+					options: [{ id: 'o1', value: 'pro', label: 'Pro plan' }],
+				},
+				{
+					id: 'd',
+					name: 'Skills',
+					type: 'MultiSelect',
+					options: [{ id: 'o2', value: 'ts', label: 'TypeScript' }],
+				},
+				{ id: 'e', name: 'New', type: 'HologramInput' },
+				{ id: 'f', name: 'When', type: 'DatePicker' },
+				{ id: 'g', name: 'Agree', type: 'Checkbox' },
+				{ id: 'h', name: 'Where', type: 'Address' },
+			],
+		});
+		expect(columns.map((c) => [c.id, c.displayName, c.type])).toEqual([
+			['a', 'Name (ShortAnswer)', 'string'],
+			['b', 'Age (NumberInput)', 'number'],
+			['c', 'Plan (Dropdown)', 'options'],
+			['d', 'Skills (MultiSelect)', 'array'],
+			['f', 'When (DatePicker)', 'dateTime'],
+			['g', 'Agree (Checkbox)', 'boolean'],
+			['h', 'Where (Address)', 'object'],
+		]);
+		expect(columns[2].options).toEqual([{ name: 'Pro plan', value: 'pro' }]);
+		expect(columns[3].options).toEqual([{ name: 'TypeScript', value: 'ts' }]);
+		expect(columns.every((c) => c.required === false && c.display)).toBe(true);
+	});
+});
+
+describe('coerceAnswer', () => {
+	const ok = (question: FormQuestion, value: unknown) => coerceAnswer(question, value, BERLIN);
+
+	it('converts numbers and refuses text in a number question', () => {
+		expect(ok(q('NumberInput'), '42')).toEqual({ ok: true, value: 42 });
+		expect(ok(q('Slider'), 7.5)).toEqual({ ok: true, value: 7.5 });
+		expect(ok(q('NumberInput'), 'abc')).toEqual({
+			ok: false,
+			message: 'expects a number, got "abc"',
+		});
+		expect(ok(q('StarRating'), true).ok).toBe(false);
+	});
+
+	it('converts booleans', () => {
+		expect(ok(q('Checkbox'), 'TRUE')).toEqual({ ok: true, value: true });
+		expect(ok(q('Switch'), 0)).toEqual({ ok: true, value: false });
+		expect(ok(q('Checkbox'), 'maybe').ok).toBe(false);
+	});
+
+	it('keeps the date of a DatePicker and writes DateTimePicker values with an offset', () => {
+		expect(ok(q('DatePicker'), '2024-02-01')).toEqual({ ok: true, value: '2024-02-01' });
+		expect(ok(q('DatePicker'), '2024-02-01T00:00:00')).toEqual({ ok: true, value: '2024-02-01' });
+		expect(ok(q('DatePicker'), '2024-02-01T23:30:00Z')).toEqual({ ok: true, value: '2024-02-02' });
+		expect(ok(q('DateTimePicker'), '2024-02-01T10:00:00')).toEqual({
+			ok: true,
+			value: '2024-02-01T10:00:00.000+01:00',
+		});
+		expect(ok(q('DatePicker'), '2024-02-30')).toEqual({
+			ok: false,
+			message: 'expects a date (such as 2024-05-01), got "2024-02-30"',
+		});
+	});
+
+	it('accepts lists and objects or their JSON text', () => {
+		expect(ok(q('Checkboxes'), ['a', 'b'])).toEqual({ ok: true, value: ['a', 'b'] });
+		expect(ok(q('MultiSelect'), '["a"]')).toEqual({ ok: true, value: ['a'] });
+		expect(ok(q('Ranking'), 'a,b').ok).toBe(false);
+		expect(ok(q('Address'), '{"city":"Paris"}')).toEqual({ ok: true, value: { city: 'Paris' } });
+		expect(ok(q('Address'), ['x']).ok).toBe(false);
+	});
+
+	it('maps a choice label to its value and passes other text on', () => {
+		const plan = q('MultipleChoice', { options: [{ id: 'o', value: 'pro', label: 'Pro plan' }] });
+		expect(ok(plan, 'Pro plan')).toEqual({ ok: true, value: 'pro' });
+		expect(ok(plan, 'pro')).toEqual({ ok: true, value: 'pro' });
+		expect(ok(plan, 'Other answer')).toEqual({ ok: true, value: 'Other answer' });
+	});
+
+	it('turns numbers into text for text questions, and passes undocumented shapes through', () => {
+		expect(ok(q('ShortAnswer'), 12)).toEqual({ ok: true, value: '12' });
+		expect(ok(q('EmailInput'), { a: 1 }).ok).toBe(false);
+		expect(ok(q('Signature'), { url: 'x' })).toEqual({ ok: true, value: { url: 'x' } });
+	});
+});
+
+describe('buildAnswers', () => {
+	const metadata = {
+		questions: [
+			{ id: 'n1', name: 'Name', type: 'ShortAnswer' },
+			{ id: 'n2', name: 'Name', type: 'ShortAnswer' },
+			{ id: 'age', name: 'Age', type: 'NumberInput' },
+			{ id: 'x', name: 'Future', type: 'HologramInput' },
+		],
+	};
+
+	it('maps by question id (defined below)', () => {
+		expect(
+			buildAnswers(metadata, { n1: 'Ana', age: '30', x: 'ignored', zzz: 1 }, 'byId', BERLIN),
+		).toEqual({
+			questions: [
+				{ id: 'n1', value: 'Ana' },
+				{ id: 'age', value: 30 },
+			],
+			problems: [],
+		});
+	});
+
+	it('maps automatically by id, name or simplified key, skipping empty and reserved keys', () => {
+		const built = buildAnswers(
+			metadata,
+			{ Name: 'Ana', 'Name (2)': 'Bo', Age: '', submissionId: 'abc', Future: 'x' },
+			'byIdOrName',
+			BERLIN,
+		);
+		expect(built.questions).toEqual([
+			{ id: 'n1', value: 'Ana' },
+			{ id: 'n2', value: 'Bo' },
+		]);
+	});
+
+	it('reports each bad value with the question’s name', () => {
+		const built = buildAnswers(metadata, { age: 'old' }, 'byId', BERLIN);
+		expect(built.problems).toEqual([
+			{ questionId: 'age', questionName: 'Age', message: 'expects a number, got "old"' },
+		]);
+	});
+});

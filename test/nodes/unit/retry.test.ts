@@ -1,0 +1,90 @@
+import {
+	BACKOFF_BASE_MS,
+	MAX_RATE_LIMIT_RETRIES,
+	MAX_TRANSIENT_RETRIES,
+	neverReachedService,
+	retryAfterMs,
+	retryDecision,
+} from '../../../nodes/Fillout/helpers/retry';
+
+const none = { rateLimited: 0, transient: 0 };
+
+describe('retryDecision', () => {
+	it('waits for retry-after on 429, for reads and creates alike, a bounded number of times', () => {
+		for (const safety of ['repeatable', 'once'] as const) {
+			expect(retryDecision({ statusCode: 429, retryAfter: '2' }, safety, none, 0)).toEqual({
+				retry: true,
+				delayMs: 2000,
+				reason: 'rateLimit',
+			});
+		}
+		expect(
+			retryDecision(
+				{ statusCode: 429 },
+				'repeatable',
+				{ rateLimited: MAX_RATE_LIMIT_RETRIES, transient: 0 },
+				0,
+			),
+		).toEqual({ retry: false });
+	});
+
+	it('retries 5xx and broken connections of repeatable requests with exponential backoff, 4 attempts', () => {
+		const failures = [
+			{ statusCode: 500 },
+			{ statusCode: 503 },
+			{ networkCode: 'ECONNRESET' },
+			{ networkCode: 'ETIMEDOUT' },
+			{ networkMessage: 'socket hang up' },
+			{ networkCode: 'ECONNREFUSED' },
+		];
+		for (const failure of failures) {
+			const delays = [0, 1, 2].map((transient) =>
+				retryDecision(failure, 'repeatable', { rateLimited: 0, transient }, 0),
+			);
+			expect(delays).toEqual(
+				[1, 2, 4].map((k) => ({ retry: true, delayMs: BACKOFF_BASE_MS * k, reason: 'transient' })),
+			);
+			expect(
+				retryDecision(
+					failure,
+					'repeatable',
+					{ rateLimited: 0, transient: MAX_TRANSIENT_RETRIES },
+					0,
+				),
+			).toEqual({ retry: false });
+		}
+	});
+
+	it('sends a create again only when the service certainly did not process it', () => {
+		expect(retryDecision({ networkCode: 'ECONNREFUSED' }, 'once', none, 0).retry).toBe(true);
+		for (const failure of [
+			{ statusCode: 500 },
+			{ statusCode: 502 },
+			{ networkCode: 'ECONNRESET' },
+			{ networkCode: 'ETIMEDOUT' },
+			{ networkMessage: 'socket hang up' },
+		]) {
+			expect(retryDecision(failure, 'once', none, 0)).toEqual({ retry: false });
+			expect(neverReachedService(failure)).toBe(false);
+		}
+		expect(neverReachedService({ statusCode: 429 })).toBe(true);
+	});
+
+	it('never retries client errors', () => {
+		for (const statusCode of [400, 401, 404, 422]) {
+			expect(retryDecision({ statusCode }, 'repeatable', none, 0)).toEqual({ retry: false });
+		}
+	});
+});
+
+describe('retryAfterMs', () => {
+	it('reads seconds or an HTTP date, defaulting to one second and capping at a minute', () => {
+		expect(retryAfterMs('1', 0)).toBe(1000);
+		expect(retryAfterMs('0.5', 0)).toBe(500);
+		expect(retryAfterMs(undefined, 0)).toBe(1000);
+		expect(retryAfterMs('soon', 0)).toBe(1000);
+		expect(retryAfterMs('3600', 0)).toBe(60_000);
+		const now = Date.UTC(2024, 0, 1);
+		expect(retryAfterMs(new Date(now + 3000).toUTCString(), now)).toBe(3000);
+	});
+});

@@ -1,0 +1,105 @@
+import type { Submission } from '../../../nodes/Fillout/helpers/interfaces';
+import {
+	questionKeyMap,
+	simplifySubmission,
+	simplifySubmissions,
+	uniqueKeys,
+} from '../../../nodes/Fillout/helpers/simplify';
+
+const submission: Submission = {
+	submissionId: 'sub1',
+	submissionTime: '2024-05-16T23:20:05.324Z',
+	lastUpdatedAt: '2024-05-17T08:00:00.000Z',
+	questions: [
+		{ id: 'q1', name: 'Name', type: 'ShortAnswer', value: 'Ana' },
+		{ id: 'q2', name: 'Age', type: 'NumberInput', value: 31 },
+		{ id: 'q3', name: 'Name', type: 'LongAnswer', value: 'Second name question' },
+		{ id: 'q4', name: 'Hologram', type: 'HologramInput', value: 'x' },
+		{ id: 'q5', name: 'Name', type: 'EmailInput', value: 'ana@example.com' },
+		{ id: 'q6', name: 'submissionId', type: 'ShortAnswer', value: 'not the id' },
+		{ id: 'q7', name: 'Address', type: 'Address', value: { city: 'Paris' } },
+		{ id: 'q8', name: 'Empty', type: 'ShortAnswer', value: null },
+	],
+	calculations: [
+		{ id: 'c1', name: 'Total', type: 'number', value: '12.5' },
+		{ id: 'c2', name: 'Label', type: 'text', value: 'gold' },
+		{ id: 'c3', name: 'Weird', type: 'vector', value: '1,2' },
+	],
+	urlParameters: [{ id: 'u1', name: 'utm_source', value: 'mail' }],
+	scheduling: [{ id: 'sc', name: 'Meeting', value: { fullName: 'Ana', email: 'a@b.c' } }],
+	payments: [{ id: 'p', name: 'Pay', value: { paymentId: 'pi_1', stripeCustomerId: 'cus_1' } }],
+	quiz: { score: 3, maxScore: 5 },
+	login: { email: 'ana@example.com' },
+	editLink: 'https://forms.fillout.com/edit/x',
+};
+
+describe('uniqueKeys', () => {
+	it('keeps the first name, numbers later ones, and skips taken keys', () => {
+		expect(uniqueKeys(['A', 'B', 'A', 'A', 'A (2)'])).toEqual([
+			'A',
+			'B',
+			'A (2)',
+			'A (3)',
+			'A (2) (2)',
+		]);
+		expect(uniqueKeys(['x', 'x'], ['x'])).toEqual(['x (2)', 'x (3)']);
+	});
+});
+
+describe('simplifySubmission', () => {
+	it('flattens answers by question name with the documented rule for repeated names', () => {
+		const flat = simplifySubmission(submission);
+		expect(flat).toEqual({
+			submissionId: 'sub1',
+			submissionTime: '2024-05-16T23:20:05.324Z',
+			lastUpdatedAt: '2024-05-17T08:00:00.000Z',
+			Name: 'Ana',
+			Age: 31,
+			'Name (2)': 'Second name question',
+			'Name (3)': 'ana@example.com',
+			'submissionId (2)': 'not the id',
+			Address: { city: 'Paris' },
+			Empty: null,
+			calculations: { Total: 12.5, Label: 'gold' },
+			urlParameters: { utm_source: 'mail' },
+			scheduling: { Meeting: { fullName: 'Ana', email: 'a@b.c' } },
+			payments: { Pay: { paymentId: 'pi_1', stripeCustomerId: 'cus_1' } },
+			quizScore: 3,
+			quizMaxScore: 5,
+			loginEmail: 'ana@example.com',
+			editLink: 'https://forms.fillout.com/edit/x',
+		});
+		expect(Object.keys(flat)).not.toContain('Hologram');
+	});
+
+	it('gives every submission of a form the same keys, even one missing a question', () => {
+		const other: Submission = {
+			submissionId: 'sub2',
+			submissionTime: '2024-05-18T00:00:00.000Z',
+			questions: [{ id: 'q3', name: 'Name', type: 'LongAnswer', value: 'only the second' }],
+		};
+		const [first, second] = simplifySubmissions([submission, other]);
+		expect(first['Name (2)']).toBe('Second name question');
+		expect(second['Name (2)']).toBe('only the second');
+		expect(second).not.toHaveProperty('Name');
+	});
+
+	it('builds keys from metadata the same way', () => {
+		const keys = questionKeyMap([
+			{ id: 'a', name: 'Q', type: 'ShortAnswer' },
+			{ id: 'b', name: 'Q', type: 'Unknown' },
+			{ id: 'c', name: 'Q', type: 'NumberInput' },
+		]);
+		expect([...keys]).toEqual([
+			['a', 'Q'],
+			['c', 'Q (2)'],
+		]);
+	});
+
+	it('leaves out what a minimal submission does not have', () => {
+		expect(simplifySubmission({ submissionId: 'x', submissionTime: 't', questions: [] })).toEqual({
+			submissionId: 'x',
+			submissionTime: 't',
+		});
+	});
+});
