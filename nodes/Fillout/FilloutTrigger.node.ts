@@ -16,7 +16,7 @@ import {
 } from './actions/common.descriptions';
 import { listSearch } from './methods';
 import { deliveryItem, parseDelivery } from './trigger/delivery';
-import { currentSlot, registerWebhook, removeWebhook } from './trigger/lifecycle';
+import { dropRecorded, registerWebhook } from './trigger/lifecycle';
 import { readRecord, slotFor } from './trigger/registration';
 import { SECRET_PARAMETER, secretsMatch } from './trigger/secret';
 
@@ -24,7 +24,10 @@ export class FilloutTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Fillout Trigger',
 		name: 'filloutTrigger',
-		icon: { light: 'file:../../icons/fillout.svg', dark: 'file:../../icons/fillout.dark.svg' },
+		icon: {
+			light: 'file:../../icons/fillout.svg',
+			dark: 'file:../../icons/fillout.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle:
@@ -63,28 +66,19 @@ export class FilloutTrigger implements INodeType {
 			 * Fillout thus never leave a stale or second subscription.
 			 */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				const { data, slot, record } = currentSlot(this);
-				if (record !== undefined) await removeWebhook(this, record);
-				delete data[slot];
+				await dropRecorded(this);
 				return false;
 			},
 
 			async create(this: IHookFunctions): Promise<boolean> {
-				const { data, slot, record } = currentSlot(this);
-				if (record !== undefined) {
-					// n8n always asks checkExists first; this keeps the guarantee if not.
-					await removeWebhook(this, record);
-					delete data[slot];
-				}
+				// n8n asks checkExists first; dropping again keeps the guarantee if it did not.
+				const { data, slot } = await dropRecorded(this);
 				data[slot] = { ...(await registerWebhook(this)) };
 				return true;
 			},
 
 			async delete(this: IHookFunctions): Promise<boolean> {
-				const { data, slot, record } = currentSlot(this);
-				// A failure throws and keeps the record, so the next activation retries.
-				if (record !== undefined) await removeWebhook(this, record);
-				delete data[slot];
+				await dropRecorded(this);
 				return true;
 			},
 		},

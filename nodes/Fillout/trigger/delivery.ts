@@ -159,5 +159,9 @@ export function deliveryItem(
 	if (!simplify) return { formId: form.formId, formName: form.formName, ...submission };
 	const readable = readableSubmission(submission);
 	const keys = questionKeyMap(readable.questions ?? [], [...RESERVED_KEYS, ...FORM_KEYS]);
-	return { ...simplifySubmission(readable, keys), formId: form.formId, formName: form.formName };
+	return {
+		...simplifySubmission(readable, keys),
+		formId: form.formId,
+		formName: form.formName,
+	};
 }

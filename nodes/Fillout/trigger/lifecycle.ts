@@ -28,6 +28,19 @@ export function currentSlot(ctx: IHookFunctions): {
 }
 
 /**
+ * Removes the webhook this slot recorded (if Fillout still has it) and empties the slot.
+ * A real failure throws before the slot is emptied, so the next activation retries.
+ */
+export async function dropRecorded(
+	ctx: IHookFunctions,
+): Promise<{ data: IDataObject; slot: Slot }> {
+	const { data, slot, record } = currentSlot(ctx);
+	if (record !== undefined) await removeWebhook(ctx, record);
+	delete data[slot];
+	return { data, slot };
+}
+
+/**
  * Removes a recorded webhook. "Not found" means Fillout (or a user) already removed it:
  * logged, not an error. Other failures (network, credentials) throw, and the caller
  * keeps the record so that the next activation tries again.

@@ -1,0 +1,74 @@
+import { createdWebhookId, readRecord, slotFor } from '../../nodes/Fillout/trigger/registration';
+
+const record = {
+	webhookId: 12,
+	formId: 'form-1',
+	url: 'https://n8n.example.com/webhook-test/abc/webhook',
+	secret: 's'.repeat(43),
+	apiRoot: 'https://api.fillout.com/v1/api',
+	createdAt: '2024-01-01T00:00:00.000Z',
+};
+
+describe('slotFor', () => {
+	it('puts "Listen for test event" (mode manual) in the test slot', () => {
+		expect(slotFor('manual', 'https://n8n.example.com/webhook-test/abc/webhook', {})).toBe('test');
+	});
+
+	it('puts the active workflow in the production slot', () => {
+		expect(slotFor('trigger', 'https://n8n.example.com/webhook/abc/webhook', {})).toBe(
+			'production',
+		);
+		expect(
+			slotFor('webhook', 'https://n8n.example.com/webhook/abc/webhook', {
+				test: record,
+			}),
+		).toBe('production');
+	});
+
+	it('recognises the test webhook’s removal (mode internal) by its address', () => {
+		expect(slotFor('internal', record.url, { test: record })).toBe('test');
+		expect(
+			slotFor('internal', 'https://n8n.example.com/webhook/abc/webhook', {
+				test: record,
+			}),
+		).toBe('production');
+		expect(slotFor('internal', record.url, {})).toBe('production');
+	});
+});
+
+describe('readRecord', () => {
+	it('reads a record', () => {
+		expect(readRecord(record)).toEqual(record);
+		expect(readRecord({ ...record, webhookId: '12' })).toMatchObject({
+			webhookId: '12',
+		});
+	});
+
+	it.each([
+		undefined,
+		null,
+		'x',
+		{},
+		{ ...record, webhookId: undefined },
+		{ ...record, webhookId: '' },
+		{ ...record, secret: 1 },
+		{ ...record, apiRoot: undefined },
+	])('ignores %j', (value) => {
+		expect(readRecord(value)).toBeUndefined();
+	});
+});
+
+describe('createdWebhookId', () => {
+	it.each<[unknown, number | string | undefined]>([
+		[{ id: 42 }, 42],
+		[{ id: '42' }, 42],
+		[{ id: 'wh_abc' }, 'wh_abc'],
+		[{ id: '' }, undefined],
+		[{ id: null }, undefined],
+		[{}, undefined],
+		[null, undefined],
+		['42', undefined],
+	])('%j → %j', (answer, expected) => {
+		expect(createdWebhookId(answer)).toBe(expected);
+	});
+});

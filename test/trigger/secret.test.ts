@@ -1,0 +1,61 @@
+import {
+	SECRET_PARAMETER,
+	addressWithSecret,
+	newSecret,
+	secretsMatch,
+} from '../../nodes/Fillout/trigger/secret';
+
+describe('newSecret', () => {
+	it('is 43 url-safe characters (32 random bytes) and different every time', () => {
+		const secrets = Array.from({ length: 50 }, () => newSecret());
+		for (const secret of secrets) expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		expect(new Set(secrets).size).toBe(secrets.length);
+	});
+});
+
+describe('addressWithSecret', () => {
+	it('appends the secret as the only query parameter of an n8n webhook address', () => {
+		const url = addressWithSecret('https://n8n.example.com/webhook/abc/webhook', 'S3cr-t_');
+		expect(url).toBe('https://n8n.example.com/webhook/abc/webhook?secret=S3cr-t_');
+		expect(new URL(url).searchParams.get(SECRET_PARAMETER)).toBe('S3cr-t_');
+	});
+
+	it('keeps query parameters the address already has and replaces an old secret', () => {
+		const url = new URL(addressWithSecret('http://host.example/hook?a=1&secret=old', 'new'));
+		expect(url.searchParams.get('a')).toBe('1');
+		expect(url.searchParams.getAll('secret')).toEqual(['new']);
+	});
+});
+
+describe('secretsMatch', () => {
+	const expected = ['Kq3_vZ-8aP0w', 'Lm2xRt7yUe5s', 'Df9gHj1kNb4c', 'Vx6oQz'].join('');
+
+	it('accepts exactly the expected secret', () => {
+		expect(secretsMatch(expected, expected)).toBe(true);
+		expect(secretsMatch('Kq3_vZ-8aP0wLm2xRt7yUe5sDf9gHj1kNb4cVx6oQz', expected)).toBe(true);
+		const fresh = newSecret();
+		expect(secretsMatch(fresh, fresh)).toBe(true);
+	});
+
+	it.each([
+		['another secret of the same length', 'x'.repeat(expected.length)],
+		['a prefix', expected.slice(0, 20)],
+		['the secret plus a character', `${expected}a`],
+		['the secret minus its last character', expected.slice(0, -1)],
+		['an empty string', ''],
+		['a case change', expected.replace('K', 'k')],
+		['surrounding spaces', ` ${expected} `],
+	])('refuses %s', (_label, presented) => {
+		expect(secretsMatch(presented, expected)).toBe(false);
+	});
+
+	it('refuses anything that is not a single string, and never matches an empty expectation', () => {
+		expect(secretsMatch(undefined, expected)).toBe(false);
+		expect(secretsMatch(null, expected)).toBe(false);
+		expect(secretsMatch([expected], expected)).toBe(false);
+		expect(secretsMatch([expected, expected], expected)).toBe(false);
+		expect(secretsMatch({ secret: expected }, expected)).toBe(false);
+		expect(secretsMatch('', '')).toBe(false);
+		expect(secretsMatch('x', undefined)).toBe(false);
+	});
+});
