@@ -1,0 +1,79 @@
+/** Shared by the trigger tests: the trigger in the harness against a running sandbox. */
+import { HookContext } from 'n8n-core';
+import type { IDataObject, IHookFunctions, INodeParameters } from 'n8n-workflow';
+
+import { FilloutTrigger } from '../../nodes/Fillout/FilloutTrigger.node';
+import { createTriggerHarness, type TriggerHarness, type TriggerHarnessOptions } from '../harness';
+import type { Harness, Json } from '../sandbox/helpers';
+
+export const NODE_NAME = 'Fillout Trigger';
+
+/** The form locator as the editor saves it ("By ID"). */
+export const formParam = (formId: string) => ({ __rl: true, mode: 'id', value: formId });
+
+/** An API-key credential pointing at the sandbox (a "Custom (Self-Hosted)" base URL). */
+export const sandboxCredentials = (h: Harness, apiKey = h.sandbox.demo.apiKey) => ({
+	filloutFormsApi: { apiKey, region: 'custom', baseUrl: h.sandbox.apiRoot },
+});
+
+export interface TriggerOptions extends Partial<TriggerHarnessOptions> {
+	parameters?: INodeParameters;
+}
+
+/** The Fillout Trigger for one form, in n8n-core's real hook and webhook contexts. */
+export function filloutTrigger(
+	h: Harness,
+	formId: string,
+	instanceUrl: string,
+	options: TriggerOptions = {},
+): TriggerHarness {
+	return createTriggerHarness({
+		nodeType: FilloutTrigger,
+		credentials: sandboxCredentials(h),
+		instanceUrl,
+		...options,
+		parameters: { form: formParam(formId), ...options.parameters },
+	});
+}
+
+export interface StoredRecord {
+	webhookId: number;
+	formId: string;
+	formName?: string;
+	url: string;
+	secret: string;
+	apiRoot: string;
+	createdAt: string;
+}
+
+/** The trigger's node static data: `{ production?, test? }`. */
+export function slots(trigger: TriggerHarness | IDataObject): {
+	production?: StoredRecord;
+	test?: StoredRecord;
+} {
+	const data = 'staticData' in trigger ? (trigger as TriggerHarness).staticData : trigger;
+	return (data[`node:${NODE_NAME}`] ?? {}) as { production?: StoredRecord; test?: StoredRecord };
+}
+
+/** Webhooks the sandbox holds for a form, with their delivery records. */
+export async function webhooksOf(h: Harness, formId: string): Promise<Json[]> {
+	const res = await h.control.get('/webhooks');
+	return (res.body as Json[]).filter((webhook) => webhook.formId === formId);
+}
+
+/** The secret in a registered address. */
+export const secretIn = (url: string) => new URL(url).searchParams.get('secret');
+
+/**
+ * n8n's process-wide logger (what `this.logger` is in every node context), so a test can
+ * spy on it. n8n-core memoizes the getter per context and reads a DI singleton.
+ */
+export function n8nLogger(): IHookFunctions['logger'] {
+	let proto: object | null = HookContext.prototype;
+	while (proto !== null && Object.getOwnPropertyDescriptor(proto, 'logger') === undefined) {
+		proto = Object.getPrototypeOf(proto) as object | null;
+	}
+	const getter = proto === null ? undefined : Object.getOwnPropertyDescriptor(proto, 'logger')?.get;
+	if (getter === undefined) throw new Error('n8n-core contexts no longer have a logger getter');
+	return getter.call({}) as IHookFunctions['logger'];
+}

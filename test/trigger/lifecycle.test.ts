@@ -1,0 +1,262 @@
+/**
+ * The trigger's webhook lifecycle through n8n-core's real HookContext against the
+ * sandbox: exactly one live webhook per active trigger, whatever happens in between.
+ */
+import { closedPortUrl } from '../harness';
+import { freshForm, startHarness, type Harness } from '../sandbox/helpers';
+import {
+	filloutTrigger,
+	n8nLogger,
+	sandboxCredentials,
+	secretIn,
+	slots,
+	webhooksOf,
+} from './helpers';
+
+let h: Harness;
+/** n8n's address in these tests: nothing listens there, so deliveries fail fast. */
+let instanceUrl: string;
+
+beforeAll(async () => {
+	h = await startHarness({ rateLimit: 0, quiet: true });
+	instanceUrl = await closedPortUrl();
+});
+afterAll(async () => {
+	await h.sandbox.close();
+});
+afterEach(async () => {
+	await h.control.delete('/faults');
+	jest.restoreAllMocks();
+});
+
+describe('activation', () => {
+	it('registers exactly one webhook at the node’s address, carrying a fresh secret, and records it', async () => {
+		const formId = await freshForm(h.control, { name: 'Trigger form' });
+		const trigger = filloutTrigger(h, formId, instanceUrl);
+
+		expect(await trigger.activate()).toEqual({ existed: false, created: true });
+
+		const [webhook, ...others] = await webhooksOf(h, formId);
+		expect(others).toEqual([]);
+		const address = trigger.webhookUrl() as string;
+		expect(address).toMatch(/\/webhook\/[^/]+\/webhook$/);
+		expect(webhook.url).toMatch(
+			new RegExp(`^${address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\?secret=[A-Za-z0-9_-]{43}$`),
+		);
+		expect(slots(trigger).production).toEqual({
+			webhookId: webhook.id,
+			formId,
+			formName: 'Trigger form',
+			url: address,
+			secret: secretIn(webhook.url),
+			apiRoot: h.sandbox.apiRoot,
+			createdAt: expect.any(String),
+		});
+		expect(slots(trigger).test).toBeUndefined();
+	});
+
+	it('deactivation removes the webhook and forgets it', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl);
+		await trigger.activate();
+		expect(await webhooksOf(h, formId)).toHaveLength(1);
+
+		expect(await trigger.deactivate()).toBe(true);
+
+		expect(await webhooksOf(h, formId)).toEqual([]);
+		expect(slots(trigger)).toEqual({});
+	});
+
+	it('re-activation and a restart leave exactly one webhook, each with a new secret', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl);
+		await trigger.activate();
+		const first = slots(trigger).production!;
+
+		await trigger.activate({ activation: 'update' });
+		const second = slots(trigger).production!;
+		// n8n restarted: a new process, the saved static data.
+		const restarted = filloutTrigger(h, formId, instanceUrl, { staticData: trigger.staticData });
+		await restarted.activate({ activation: 'init' });
+		const third = slots(restarted).production!;
+
+		const live = await webhooksOf(h, formId);
+		expect(live.map((w) => w.id)).toEqual([third.webhookId]);
+		expect(new Set([first.webhookId, second.webhookId, third.webhookId]).size).toBe(3);
+		expect(new Set([first.secret, second.secret, third.secret]).size).toBe(3);
+		expect(secretIn(live[0].url)).toBe(third.secret);
+	});
+
+	it('a changed form removes the old form’s webhook and registers on the new one', async () => {
+		const formA = await freshForm(h.control, { name: 'Form A' });
+		const formB = await freshForm(h.control, { name: 'Form B' });
+		const before = filloutTrigger(h, formA, instanceUrl);
+		await before.activate();
+
+		const after = filloutTrigger(h, formB, instanceUrl, { staticData: before.staticData });
+		await after.activate({ activation: 'update' });
+
+		expect(await webhooksOf(h, formA)).toEqual([]);
+		const onB = await webhooksOf(h, formB);
+		expect(onB).toHaveLength(1);
+		expect(slots(after).production).toMatchObject({
+			webhookId: onB[0].id,
+			formId: formB,
+			formName: 'Form B',
+		});
+	});
+
+	it('takes the form from a share link ("By URL")', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl, {
+			parameters: {
+				form: { __rl: true, mode: 'url', value: `https://forms.fillout.com/t/${formId}` },
+			},
+		});
+		await trigger.activate();
+		expect(await webhooksOf(h, formId)).toHaveLength(1);
+		expect(slots(trigger).production?.formId).toBe(formId);
+	});
+
+	it('a webhook the service already dropped is no error: logged, forgotten, replaced', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl);
+		await trigger.activate();
+		const { webhookId } = slots(trigger).production!;
+		expect((await h.api.post('/webhook/delete', { webhookId })).status).toBe(200);
+		const info = jest.spyOn(n8nLogger(), 'info');
+
+		expect(await trigger.deactivate()).toBe(true);
+
+		expect(info).toHaveBeenCalledWith(
+			expect.stringContaining(`webhook ${webhookId} was already gone`),
+			expect.objectContaining({ webhookId, formId }),
+		);
+		expect(slots(trigger)).toEqual({});
+
+		// The same on activation: the dropped one is forgotten, a new one registered.
+		await trigger.activate();
+		const replaced = slots(trigger).production!.webhookId;
+		await h.api.post('/webhook/delete', { webhookId: replaced });
+		info.mockClear();
+		await trigger.activate({ activation: 'init' });
+		expect(info).toHaveBeenCalledWith(
+			expect.stringContaining(`webhook ${replaced} was already gone`),
+			expect.anything(),
+		);
+		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([
+			slots(trigger).production!.webhookId,
+		]);
+	});
+
+	it('refused credentials fail the removal loudly and keep the record, so nothing is left behind', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl);
+		await trigger.activate();
+		const record = slots(trigger).production!;
+
+		const badKey = filloutTrigger(h, formId, instanceUrl, {
+			staticData: trigger.staticData,
+			credentials: sandboxCredentials(h, 'sk_prod_not_a_key'),
+		});
+		await expect(badKey.deactivate()).rejects.toThrow('Fillout refused the credentials');
+		expect(slots(badKey).production).toEqual(record);
+		// Activation with the bad key fails in checkExists, before anything is created.
+		await expect(badKey.activate()).rejects.toThrow('Fillout refused the credentials');
+		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([record.webhookId]);
+
+		const fixed = filloutTrigger(h, formId, instanceUrl, { staticData: badKey.staticData });
+		await fixed.deactivate();
+		expect(await webhooksOf(h, formId)).toEqual([]);
+	});
+
+	it('a network failure during removal throws (after retries) and never leads to a duplicate', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl);
+		await trigger.activate();
+		const record = slots(trigger).production!;
+		// Every attempt (1 + 3 retries) of the delete loses its connection.
+		await h.control.post('/faults', { dropNext: { count: 4, pathPattern: '/webhook/delete' } });
+
+		await expect(trigger.activate({ activation: 'update' })).rejects.toThrow(
+			'Could not reach Fillout',
+		);
+
+		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([record.webhookId]);
+		expect(slots(trigger).production).toEqual(record);
+	});
+
+	it('a form that does not exist fails activation with its id and registers nothing', async () => {
+		const trigger = filloutTrigger(h, 'noSuchForm1', instanceUrl);
+		await expect(trigger.activate()).rejects.toThrow('Form noSuchForm1 not found');
+		expect(await webhooksOf(h, 'noSuchForm1')).toEqual([]);
+		expect(slots(trigger)).toEqual({});
+	});
+
+	it('an empty form parameter fails activation with a clear message', async () => {
+		const trigger = filloutTrigger(h, '', instanceUrl);
+		await expect(trigger.activate()).rejects.toThrow('does not name a Fillout form');
+	});
+});
+
+describe('"Listen for test event"', () => {
+	it('registers its own webhook at the test address and never touches the production one', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl);
+		await trigger.activate();
+		const production = slots(trigger).production!;
+
+		// n8n: createWebhookIfNotExists(workflow, webhook, 'manual', 'manual').
+		expect(await trigger.activate({ mode: 'manual', activation: 'manual' })).toEqual({
+			existed: false,
+			created: true,
+		});
+
+		const test = slots(trigger).test!;
+		expect(test.url).toBe(trigger.webhookUrl({ mode: 'manual' }));
+		expect(test.url).toContain('/webhook-test/');
+		expect(test.secret).not.toBe(production.secret);
+		expect(slots(trigger).production).toEqual(production);
+		const live = await webhooksOf(h, formId);
+		expect(live.map((w) => w.id).sort()).toEqual([production.webhookId, test.webhookId].sort());
+		expect(live.find((w) => w.id === test.webhookId).url).toBe(`${test.url}?secret=${test.secret}`);
+
+		// n8n removes test webhooks with mode 'internal' (not 'manual'): the address tells.
+		await trigger.callWebhookMethod('delete', {
+			mode: 'trigger',
+			activation: 'update',
+			isTest: true,
+		});
+
+		expect(slots(trigger)).toEqual({ production });
+		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([production.webhookId]);
+	});
+
+	it('listening twice still leaves one test webhook, and its removal in mode manual works too', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl);
+
+		await trigger.activate({ mode: 'manual', activation: 'manual' });
+		await trigger.activate({ mode: 'manual', activation: 'manual' });
+		const test = slots(trigger).test!;
+		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([test.webhookId]);
+		expect(slots(trigger).production).toBeUndefined();
+
+		await trigger.deactivate({ mode: 'manual', activation: 'manual' });
+		expect(await webhooksOf(h, formId)).toEqual([]);
+		expect(slots(trigger)).toEqual({});
+	});
+
+	it('deactivating production leaves a running test webhook alone', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl);
+		await trigger.activate();
+		await trigger.activate({ mode: 'manual', activation: 'manual' });
+		const test = slots(trigger).test!;
+
+		await trigger.deactivate({ mode: 'trigger', activation: 'update' });
+
+		expect(slots(trigger)).toEqual({ test });
+		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([test.webhookId]);
+	});
+});
