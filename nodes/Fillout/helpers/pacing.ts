@@ -1,38 +1,62 @@
 /**
  * Client-side pacing for Fillout's limit of 5 requests per second per account.
  *
- * A sliding window: a request may start only if fewer than `limit` requests started
- * in the `windowMs` before it. The window is the service's 1 s plus a margin, so
- * that requests which start just inside our window but arrive late (network jitter)
- * still never make 6 in one of the service's fixed 1 s windows. The first `limit`
- * requests start at once.
+ * The service counts requests as they *arrive*, in a fixed 1 s window that opens at
+ * a request. Arrival lies somewhere between when a request starts and when its answer
+ * comes back, and the gap varies (the first request of a process may spend 100 ms
+ * setting up before it leaves). So a sliding window of starts alone is not enough.
+ * Each request is remembered by when its answer came back (the latest it can have
+ * arrived), or, while still in flight, by its start plus a jitter margin; a request
+ * may start only if fewer than 5 remembered times lie within the last second (plus a
+ * few milliseconds for clock rounding). The first 5 requests start at once.
  */
 export const FILLOUT_REQUESTS_PER_WINDOW = 5;
 export const FILLOUT_WINDOW_MS = 1000;
-export const PACING_MARGIN_MS = 100;
+/** Rounding between our clock and the service's millisecond timestamps. */
+export const CLOCK_MARGIN_MS = 10;
+/** Assumed delay between start and arrival for a request still in flight. */
+export const IN_FLIGHT_MARGIN_MS = 100;
+
+export interface PacerSlot {
+	start: number;
+	end?: number;
+}
 
 export class SlidingWindowPacer {
-	/** Start times handed out, ascending (some may lie in the future). */
-	private readonly starts: number[] = [];
+	private slots: PacerSlot[] = [];
 
 	constructor(
 		readonly limit = FILLOUT_REQUESTS_PER_WINDOW,
-		readonly windowMs = FILLOUT_WINDOW_MS + PACING_MARGIN_MS,
+		readonly windowMs = FILLOUT_WINDOW_MS + CLOCK_MARGIN_MS,
+		readonly inFlightMarginMs = IN_FLIGHT_MARGIN_MS,
 	) {}
 
+	/** The latest moment the request can have reached the service. */
+	private latestArrival(slot: PacerSlot): number {
+		return slot.end ?? slot.start + this.inFlightMarginMs;
+	}
+
 	/**
-	 * Reserves the earliest start allowed at or after `now` and returns how long to
-	 * wait for it. Reserving synchronously is what keeps concurrent callers (several
-	 * executions sharing one credential) from taking the same slot. `now` must come
-	 * from a monotonic clock (performance.now()).
+	 * Reserves the earliest start allowed at or after `now` and returns it with how long
+	 * to wait. Reserving synchronously is what keeps concurrent callers (several
+	 * executions sharing one credential) from taking the same slot. `now` comes from a
+	 * monotonic clock (performance.now()).
 	 */
-	reserve(now: number): number {
-		while (this.starts.length > 0 && this.starts[0] <= now - this.windowMs) this.starts.shift();
+	reserve(now: number): { waitMs: number; slot: PacerSlot } {
+		// Finished requests older than a window no longer count; in-flight ones always do.
+		this.slots = this.slots.filter(
+			(slot) => slot.end === undefined || slot.end > now - this.windowMs,
+		);
 		let start = now;
-		if (this.starts.length >= this.limit) {
-			start = Math.max(now, this.starts[this.starts.length - this.limit] + this.windowMs);
-		}
-		this.starts.push(start);
-		return start - now;
+		const latest = this.slots.map((slot) => this.latestArrival(slot)).sort((a, b) => b - a);
+		if (latest.length >= this.limit) start = Math.max(now, latest[this.limit - 1] + this.windowMs);
+		const slot: PacerSlot = { start };
+		this.slots.push(slot);
+		return { waitMs: start - now, slot };
+	}
+
+	/** Records when the request's answer (or failure) came back. */
+	finish(slot: PacerSlot, now: number): void {
+		slot.end = Math.max(now, slot.start);
 	}
 }

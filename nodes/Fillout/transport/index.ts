@@ -159,8 +159,8 @@ export async function sendFilloutRequest<T>(
 	const counts: RetryCounts = { rateLimited: 0, transient: 0 };
 
 	for (let attempt = 1; ; attempt++) {
-		const wait = pacer.reserve(performance.now());
-		if (wait > 0) await sleep(wait);
+		const { waitMs, slot } = pacer.reserve(performance.now());
+		if (waitMs > 0) await sleep(waitMs);
 
 		const options: IHttpRequestOptions = {
 			method: request.method,
@@ -175,11 +175,9 @@ export async function sendFilloutRequest<T>(
 
 		let failure: ServiceFailure;
 		try {
-			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				credentialType,
-				options,
-			)) as FullResponse;
+			const response = (await ctx.helpers.httpRequestWithAuthentication
+				.call(ctx, credentialType, options)
+				.finally(() => pacer.finish(slot, performance.now()))) as FullResponse;
 			if (response.statusCode >= 200 && response.statusCode < 300) {
 				return { ok: true, body: response.body as T };
 			}

@@ -1,50 +1,51 @@
 import { SlidingWindowPacer } from '../../../nodes/Fillout/helpers/pacing';
 
-/** Start times the pacer hands out for requests asked for at the given times. */
-function starts(pacer: SlidingWindowPacer, askedAt: number[]): number[] {
-	return askedAt.map((now) => now + pacer.reserve(now));
-}
-
 describe('SlidingWindowPacer', () => {
-	it('lets the first 5 requests start at once, then one window (1 s + margin) later', () => {
+	it('lets the first 5 requests start at once', () => {
 		const pacer = new SlidingWindowPacer();
-		expect(pacer.windowMs).toBe(1100);
-		expect(starts(pacer, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])).toEqual([
-			0, 0, 0, 0, 0, 1100, 1100, 1100, 1100, 1100, 2200,
-		]);
+		expect(Array.from({ length: 5 }, () => pacer.reserve(0).waitMs)).toEqual([0, 0, 0, 0, 0]);
 	});
 
-	it('never has more than 5 starts in any window', () => {
+	it('starts the 6th one window after the 1st request’s answer (sequential requests)', () => {
 		const pacer = new SlidingWindowPacer();
-		const asked = Array.from({ length: 60 }, (_, i) => Math.floor(i * 97.3) % 3000);
-		asked.sort((a, b) => a - b);
-		const given = starts(pacer, asked).sort((a, b) => a - b);
-		for (let i = 5; i < given.length; i++) {
-			expect(given[i] - given[i - 5]).toBeGreaterThanOrEqual(1100);
+		let now = 0;
+		const starts: number[] = [];
+		for (let i = 0; i < 11; i++) {
+			const { waitMs, slot } = pacer.reserve(now);
+			now += waitMs;
+			starts.push(now);
+			now += 40; // each answer takes 40 ms
+			pacer.finish(slot, now);
 		}
-		// And waits only as much as needed: a start is either when asked or forced by the window.
-		given.forEach((start, i) => {
-			expect(start === asked[i] || (i >= 5 && start === given[i - 5] + 1100)).toBe(true);
-		});
+		// The 6th waits for the 1st answer (40) + 1010; later ones likewise.
+		expect(starts).toEqual([0, 40, 80, 120, 160, 1050, 1090, 1130, 1170, 1210, 2100]);
+		for (let i = 5; i < starts.length; i++) {
+			// A request cannot arrive before it starts nor after its answer: any 1 s holds ≤ 5.
+			expect(starts[i] - (starts[i - 5] + 40)).toBeGreaterThanOrEqual(1000);
+		}
 	});
 
-	it('gives concurrent callers different slots (reservations are taken at once)', () => {
+	it('counts a slow first request by when its answer came, not when it started', () => {
 		const pacer = new SlidingWindowPacer();
-		const waits = Array.from({ length: 7 }, () => pacer.reserve(500));
-		expect(waits).toEqual([0, 0, 0, 0, 0, 1100, 1100]);
-		// At 1650 the window holds only the two started at 1600: three more may start.
-		expect([1650, 1650, 1650, 1650].map((now) => pacer.reserve(now))).toEqual([
-			0,
-			0,
-			0,
-			2700 - 1650,
-		]);
+		const first = pacer.reserve(0).slot;
+		pacer.finish(first, 300); // e.g. connection set-up before it reached the service
+		for (let i = 0; i < 4; i++) pacer.finish(pacer.reserve(300 + i).slot, 310 + i);
+		expect(pacer.reserve(400).waitMs).toBe(300 + 1010 - 400);
+	});
+
+	it('gives concurrent callers different slots, counting in-flight requests by start + margin', () => {
+		const pacer = new SlidingWindowPacer();
+		const waits = Array.from({ length: 7 }, () => pacer.reserve(500).waitMs);
+		expect(waits).toEqual([0, 0, 0, 0, 0, 1110, 1110]);
 	});
 
 	it('does not wait when requests are already spread out', () => {
 		const pacer = new SlidingWindowPacer();
-		expect(starts(pacer, [0, 300, 600, 900, 1200, 1500, 1800, 2100])).toEqual([
-			0, 300, 600, 900, 1200, 1500, 1800, 2100,
-		]);
+		const waits = [0, 300, 600, 900, 1200, 1500, 1800, 2100].map((now) => {
+			const { waitMs, slot } = pacer.reserve(now);
+			pacer.finish(slot, now + 20);
+			return waitMs;
+		});
+		expect(waits).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
 	});
 });

@@ -1,0 +1,150 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: waits between sandbox calls with setTimeout */
+/**
+ * Shared by the node's integration tests: a sandbox per test file, its control API, and
+ * the node run in n8n-core's engine (test/harness) with credentials pointing at it.
+ */
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../sandbox';
+import { runNode, type RunNodeOptions, type RunNodeResult } from '../../harness';
+import { Fillout } from '../../../nodes/Fillout/Fillout.node';
+
+/** Parsed JSON from the sandbox; tests read into it freely. */
+export type Json = ReturnType<typeof JSON.parse>;
+
+/**
+ * A second key of the demo account for the tests' own direct API calls: each key has its
+ * own rate limit, so checking a result never uses up the node's.
+ */
+export const DIRECT_KEY = 'direct-test-key';
+
+/** Starts a sandbox (rate limit on, as the live service) before the file's tests and stops it after them. */
+export function useSandbox(options: SandboxOptions = {}): () => RunningSandbox {
+	let sandbox: RunningSandbox | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox({
+			port: 0,
+			rateLimit: 5,
+			quiet: true,
+			...options,
+			apiKeys: [DIRECT_KEY, ...(options.apiKeys ?? [])],
+		});
+	});
+	afterAll(async () => {
+		await sandbox?.close();
+	});
+	return () => {
+		if (!sandbox) throw new Error('The sandbox has not started');
+		return sandbox;
+	};
+}
+
+/** A call to the sandbox's /_sandbox/ control API (no auth, JSON). */
+export async function control(
+	sandbox: RunningSandbox,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<Json> {
+	const response = await fetch(`${sandbox.origin}/_sandbox${path}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${method} /_sandbox${path} → ${response.status}: ${text}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+/** API requests the sandbox counted per route, e.g. `GET /v1/api/forms/:formId/submissions`. */
+export async function requestCounts(sandbox: RunningSandbox): Promise<Record<string, number>> {
+	const stats = await control(sandbox, 'GET', '/stats');
+	return stats.requests as Record<string, number>;
+}
+
+export async function resetStats(sandbox: RunningSandbox): Promise<void> {
+	await control(sandbox, 'POST', '/stats/reset');
+}
+
+export const LIST_ROUTE = 'GET /v1/api/forms/:formId/submissions';
+export const CREATE_ROUTE = 'POST /v1/api/forms/:formId/submissions';
+
+/** A new empty form in the demo account (default questions unless given). */
+export async function newForm(sandbox: RunningSandbox, body: IDataObject = {}): Promise<Json> {
+	return await control(sandbox, 'POST', '/forms', { name: `Test form ${Math.random()}`, ...body });
+}
+
+export async function generate(
+	sandbox: RunningSandbox,
+	formId: string,
+	body: IDataObject,
+): Promise<Json> {
+	return await control(sandbox, 'POST', `/forms/${formId}/generate`, body);
+}
+
+export function apiKeyCredentials(
+	sandbox: RunningSandbox,
+	apiKey = sandbox.demo.apiKey,
+): Record<string, ICredentialDataDecryptedObject> {
+	return { filloutFormsApi: { apiKey, region: 'custom', baseUrl: sandbox.origin } };
+}
+
+export function formById(formId: string): INodeParameters {
+	return { __rl: true, mode: 'id', value: formId };
+}
+
+/** Runs the Fillout node with the demo API key unless other credentials are given. */
+export async function runFillout(
+	sandbox: RunningSandbox,
+	parameters: INodeParameters,
+	options: Partial<RunNodeOptions> = {},
+): Promise<RunNodeResult> {
+	return await runNode({
+		nodeType: Fillout,
+		parameters,
+		credentials: apiKeyCredentials(sandbox),
+		timezone: 'Europe/Berlin',
+		...options,
+	});
+}
+
+/** The json of each output item. */
+export function jsonOf(result: RunNodeResult): IDataObject[] {
+	return result.items.map((item) => item.json);
+}
+
+/** The id of a seeded demo form, by the start of its name. */
+export async function demoFormId(
+	sandbox: RunningSandbox,
+	nameStart: string,
+	accountId = 'acct_demo',
+): Promise<string> {
+	const info = await control(sandbox, 'GET', '/info');
+	const account = (info.accounts as Json[]).find((a) => a.id === accountId);
+	const form = (account?.forms as Json[] | undefined)?.find((f) =>
+		String(f.name).startsWith(nameStart),
+	);
+	if (!form) throw new Error(`No demo form named "${nameStart}…" in ${accountId}`);
+	return form.formId as string;
+}
+
+/** Lists a form's submissions straight from the sandbox API (not through the node). */
+export async function listDirect(
+	sandbox: RunningSandbox,
+	formId: string,
+	query: Record<string, string> = {},
+): Promise<Json> {
+	const qs = new URLSearchParams({ limit: '150', ...query });
+	const url = `${sandbox.apiRoot}/forms/${formId}/submissions?${qs}`;
+	let response = await fetch(url, { headers: { authorization: `Bearer ${DIRECT_KEY}` } });
+	if (response.status === 429) {
+		await sleepMs(1100);
+		response = await fetch(url, { headers: { authorization: `Bearer ${DIRECT_KEY}` } });
+	}
+	const body = await response.json();
+	if (!response.ok) throw new Error(`Direct list → ${response.status}: ${JSON.stringify(body)}`);
+	return body;
+}
+
+export const sleepMs = async (ms: number) =>
+	await new Promise((resolve) => setTimeout(resolve, ms));
