@@ -1,0 +1,279 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test-only: a node:http server stands in for n8n's webhook endpoint */
+/**
+ * End to end over real HTTP: the sandbox simulates a respondent and POSTs the submission
+ * to the address the trigger registered. A tiny node:http server plays n8n's webhook
+ * endpoint: it hands each request (method, headers, query, parsed JSON body, raw bytes)
+ * to the trigger's webhook() through the harness and answers with what the node wrote
+ * to its response object (or n8n's 200 when the workflow started).
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import type { TriggerHarness } from '../harness';
+import { apiClient, freshForm, startHarness, type Harness, type Json } from '../sandbox/helpers';
+import { filloutTrigger, secretIn, slots, webhooksOf } from './helpers';
+
+interface Received {
+	path: string;
+	query: Record<string, string>;
+	status: number;
+	items: INodeExecutionData[];
+}
+
+interface Endpoint {
+	url: string;
+	received: Received[];
+	/** The trigger whose webhook() answers; set by each test. */
+	trigger?: TriggerHarness;
+	close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks)));
+		req.on('error', reject);
+	});
+}
+
+async function startEndpoint(): Promise<Endpoint> {
+	const endpoint: Endpoint = { url: '', received: [], close: async () => {} };
+	const server: Server = createServer((req, res) => {
+		const answer = (status: number, body: unknown) =>
+			res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+		void (async () => {
+			const raw = await readBody(req);
+			const url = new URL(req.url ?? '/', endpoint.url);
+			const trigger = endpoint.trigger;
+			const isTest = url.pathname.startsWith('/webhook-test/');
+			const registered = trigger?.webhookUrl({ mode: isTest ? 'manual' : 'trigger' });
+			if (
+				trigger === undefined ||
+				registered === undefined ||
+				new URL(registered).pathname !== url.pathname
+			) {
+				answer(404, { message: 'The requested webhook is not registered.' });
+				return;
+			}
+			// As n8n does: JSON bodies arrive parsed, the raw bytes stay on the request.
+			let body: unknown = {};
+			if (raw.length > 0 && /^application\/json/.test(req.headers['content-type'] ?? '')) {
+				try {
+					body = JSON.parse(raw.toString('utf8'));
+				} catch {
+					answer(422, { message: 'Failed to parse request body' });
+					return;
+				}
+			}
+			const headers: Record<string, string> = {};
+			for (const [name, value] of Object.entries(req.headers)) {
+				if (typeof value === 'string') headers[name] = value;
+			}
+			const query = Object.fromEntries(url.searchParams);
+			const result = await trigger.receive(
+				{ method: 'POST', headers, query, body, rawBody: raw },
+				{ mode: isTest ? 'manual' : 'trigger' },
+			);
+			const status = result.res.ended ? result.res.statusCode : 200;
+			endpoint.received.push({ path: url.pathname, query, status, items: result.items });
+			if (result.res.ended) answer(status, result.res.body ?? {});
+			else answer(200, { message: 'Workflow was started' });
+		})().catch((error: unknown) => answer(500, { message: String(error) }));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	endpoint.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	endpoint.close = () =>
+		new Promise<void>((resolve) => {
+			server.closeAllConnections();
+			server.close(() => resolve());
+		});
+	return endpoint;
+}
+
+/** The tests' own API calls use a second key of the account, with its own rate window. */
+const READER_KEY = 'sk_prod_trigger_test_reader';
+let h: Harness;
+let reader: ReturnType<typeof apiClient>;
+let endpoint: Endpoint;
+
+beforeAll(async () => {
+	// The service's own rate limit (5 requests per second per key) is on: the transport paces.
+	h = await startHarness({ rateLimit: 5, quiet: true, apiKeys: [READER_KEY] });
+	reader = apiClient(h.sandbox.apiRoot, READER_KEY);
+	endpoint = await startEndpoint();
+});
+afterAll(async () => {
+	await endpoint.close();
+	await h.sandbox.close();
+});
+beforeEach(() => {
+	endpoint.received.length = 0;
+	endpoint.trigger = undefined;
+});
+
+const FORM_NAME = 'Real delivery form';
+const QUESTIONS = [
+	{ name: 'Name', type: 'ShortAnswer' },
+	{ name: 'Email', type: 'EmailInput' },
+	{ name: 'Rating', type: 'StarRating' },
+	{ name: 'Aura', type: 'AuraReader' },
+];
+
+async function activeTrigger(formId: string, simplify?: boolean): Promise<TriggerHarness> {
+	const trigger = filloutTrigger(h, formId, endpoint.url, {
+		parameters: simplify === undefined ? {} : { simplify },
+	});
+	endpoint.trigger = trigger;
+	await trigger.activate();
+	return trigger;
+}
+
+/** A respondent submits; resolves with the sandbox's answer (submission and deliveries). */
+async function respond(formId: string, answers: Record<string, unknown> = {}): Promise<Json> {
+	const res = await h.control.post(`/forms/${formId}/respond`, { answers });
+	expect(res.status).toBe(200);
+	return res.body;
+}
+
+async function storedSubmission(formId: string, submissionId: string): Promise<Json> {
+	const res = await reader.get(`/forms/${formId}/submissions/${submissionId}`);
+	expect(res.status).toBe(200);
+	return res.body.submission;
+}
+
+it('a respondent’s submission arrives by real HTTP POST and becomes exactly the stored submission', async () => {
+	const formId = await freshForm(h.control, { name: FORM_NAME, questions: QUESTIONS });
+	const trigger = await activeTrigger(formId, false);
+	const { webhookId } = slots(trigger).production!;
+
+	const outcome = await respond(formId, {
+		Name: 'Ana López',
+		Rating: 5,
+		Aura: { colour: 'violet' },
+	});
+
+	expect(outcome.deliveries).toEqual([
+		expect.objectContaining({ webhookId, shape: 'wrapped', statusCode: 200 }),
+	]);
+	expect(endpoint.received).toHaveLength(1);
+	const [delivery] = endpoint.received;
+	expect(delivery.path).toBe(new URL(trigger.webhookUrl()!).pathname);
+	expect(delivery.items).toHaveLength(1);
+	const stored = await storedSubmission(formId, outcome.submission.submissionId);
+	expect(delivery.items[0].json).toEqual({ formId, formName: FORM_NAME, ...stored });
+});
+
+it('simplified by default: answers by question name, the unknown question type left out', async () => {
+	const formId = await freshForm(h.control, { name: FORM_NAME, questions: QUESTIONS });
+	await activeTrigger(formId);
+
+	const outcome = await respond(formId, {
+		Name: 'Bo',
+		Email: 'bo@example.com',
+		Rating: 3,
+		Aura: { colour: 'green' },
+	});
+
+	const stored = await storedSubmission(formId, outcome.submission.submissionId);
+	const [item] = endpoint.received[0].items;
+	expect(item.json).toMatchObject({
+		submissionId: stored.submissionId,
+		submissionTime: stored.submissionTime,
+		Name: 'Bo',
+		Email: 'bo@example.com',
+		Rating: 3,
+		formId,
+		formName: FORM_NAME,
+	});
+	expect(item.json).not.toHaveProperty('Aura');
+	expect(item.json).not.toHaveProperty('questions');
+});
+
+it('a bare delivery (the documented shape) is read too, with the form name from activation', async () => {
+	const formId = await freshForm(h.control, { name: FORM_NAME, questions: QUESTIONS });
+	const trigger = await activeTrigger(formId, false);
+	const { webhookId } = slots(trigger).production!;
+	expect((await h.control.patch(`/webhooks/${webhookId}`, { shape: 'bare' })).status).toBe(200);
+
+	const outcome = await respond(formId, { Name: 'Cy' });
+
+	expect(outcome.deliveries).toEqual([expect.objectContaining({ shape: 'bare', statusCode: 200 })]);
+	const stored = await storedSubmission(formId, outcome.submission.submissionId);
+	expect(endpoint.received[0].items.map((item) => item.json)).toEqual([
+		{ formId, formName: FORM_NAME, ...stored },
+	]);
+});
+
+it('deliveries to the address without the secret, or with a stale one, get 401 and start nothing', async () => {
+	const formId = await freshForm(h.control, { name: FORM_NAME, questions: QUESTIONS });
+	const trigger = await activeTrigger(formId);
+	const address = trigger.webhookUrl()!;
+	const firstRegistered = (await webhooksOf(h, formId))[0].url as string;
+	// Re-activation: a new secret; the first one is now stale.
+	await trigger.activate({ activation: 'update' });
+	const live = slots(trigger).production!;
+	expect(secretIn(firstRegistered)).not.toBe(live.secret);
+	// Someone subscribes n8n's address without the secret, and with the stale one.
+	const bare = (await reader.post('/webhook/create', { formId, url: address })).body.id;
+	const stale = (await reader.post('/webhook/create', { formId, url: firstRegistered })).body.id;
+
+	const outcome = await respond(formId, { Name: 'Di' });
+
+	const statusOf = (id: number) =>
+		(outcome.deliveries as Json[]).find((d) => d.webhookId === id)?.statusCode;
+	expect(statusOf(live.webhookId)).toBe(200);
+	expect(statusOf(bare)).toBe(401);
+	expect(statusOf(stale)).toBe(401);
+	// The sandbox's delivery records say the same.
+	const records = await webhooksOf(h, formId);
+	const recordOf = (id: number) => records.find((w) => w.id === id).deliveries;
+	expect(recordOf(bare)).toEqual([
+		expect.objectContaining({ submissionId: outcome.submission.submissionId, statusCode: 401 }),
+	]);
+	expect(recordOf(stale)).toEqual([expect.objectContaining({ statusCode: 401 })]);
+	expect(recordOf(live.webhookId)).toEqual([expect.objectContaining({ statusCode: 200 })]);
+	// Only the delivery with the live secret produced an item.
+	expect(endpoint.received.map((r) => [r.status, r.items.length]).sort()).toEqual([
+		[200, 1],
+		[401, 0],
+		[401, 0],
+	]);
+});
+
+it('"Listen for test event": the test address receives the next submission, then is removed', async () => {
+	const formId = await freshForm(h.control, { name: FORM_NAME, questions: QUESTIONS });
+	const trigger = filloutTrigger(h, formId, endpoint.url);
+	endpoint.trigger = trigger;
+	await trigger.activate({ mode: 'manual', activation: 'manual' });
+	const [webhook] = await webhooksOf(h, formId);
+	expect(webhook.url).toContain('/webhook-test/');
+
+	const outcome = await respond(formId, { Name: 'Ed' });
+
+	expect(outcome.deliveries).toEqual([expect.objectContaining({ statusCode: 200 })]);
+	expect(endpoint.received[0].path).toContain('/webhook-test/');
+	expect(endpoint.received[0].items[0].json).toMatchObject({ Name: 'Ed', formId });
+	// n8n removes the test webhook after the first event (mode 'internal').
+	await trigger.callWebhookMethod('delete', {
+		mode: 'trigger',
+		activation: 'update',
+		isTest: true,
+	});
+	expect(await webhooksOf(h, formId)).toEqual([]);
+	expect((await respond(formId)).deliveries).toEqual([]);
+});
+
+it('after deactivation the service holds nothing for the form and nothing is delivered', async () => {
+	const formId = await freshForm(h.control, { name: FORM_NAME, questions: QUESTIONS });
+	const trigger = await activeTrigger(formId);
+	await respond(formId, { Name: 'Fay' });
+	expect(endpoint.received).toHaveLength(1);
+
+	await trigger.deactivate();
+
+	expect(await webhooksOf(h, formId)).toEqual([]);
+	expect((await respond(formId, { Name: 'Gus' })).deliveries).toEqual([]);
+	expect(endpoint.received).toHaveLength(1);
+});
