@@ -3,7 +3,7 @@
  * sandbox: exactly one live webhook per active trigger, whatever happens in between.
  */
 import { closedPortUrl } from '../harness';
-import { freshForm, startHarness, type Harness } from '../sandbox/helpers';
+import { apiClient, freshForm, startHarness, type Harness } from '../sandbox/helpers';
 import {
 	filloutTrigger,
 	n8nLogger,
@@ -184,6 +184,44 @@ describe('activation', () => {
 
 		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([record.webhookId]);
 		expect(slots(trigger).production).toEqual(record);
+	});
+
+	it('after a switch to another account’s API root the old id is not deleted there: warned, not guessed', async () => {
+		const formId = await freshForm(h.control);
+		const before = filloutTrigger(h, formId, instanceUrl);
+		await before.activate();
+		const old = slots(before).production!;
+		const eu = apiClient(h.sandbox.demo.euApiRoot, h.sandbox.demo.euApiKey);
+		const euForm = (await eu.get('/forms')).body[0].formId as string;
+		const warn = jest.spyOn(n8nLogger(), 'warn');
+
+		const after = filloutTrigger(h, euForm, instanceUrl, {
+			staticData: before.staticData,
+			credentials: {
+				filloutFormsApi: {
+					apiKey: h.sandbox.demo.euApiKey,
+					region: 'custom',
+					baseUrl: h.sandbox.demo.euApiRoot,
+				},
+			},
+		});
+		await after.activate({ activation: 'update' });
+
+		expect(warn).toHaveBeenCalledWith(
+			expect.stringContaining(`webhook ${old.webhookId} was registered at ${h.sandbox.apiRoot}`),
+			expect.objectContaining({ webhookId: old.webhookId }),
+		);
+		// The old webhook stays at the old root (its secret is forgotten, so it gets 401s)…
+		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([old.webhookId]);
+		// …and exactly one is registered at the new one.
+		const onEu = await webhooksOf(h, euForm);
+		expect(onEu).toHaveLength(1);
+		expect(slots(after).production).toMatchObject({
+			webhookId: onEu[0].id,
+			apiRoot: h.sandbox.demo.euApiRoot,
+		});
+		await after.deactivate();
+		expect(await webhooksOf(h, euForm)).toEqual([]);
 	});
 
 	it('a form that does not exist fails activation with its id and registers nothing', async () => {
