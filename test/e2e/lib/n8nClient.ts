@@ -1,0 +1,388 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test-only: the owner of a throwaway n8n in a temp folder has a fixed password */
+/**
+ * A small typed client for n8n's internal REST API (`/rest/...`, cookie session), as
+ * the editor uses it. Checked against n8n 2.41.1.
+ */
+import { parse as parseFlatted } from 'flatted';
+
+import { http, HttpError, type HttpOptions, type HttpResult, type Json } from './http';
+import { waitFor } from './processes';
+
+export interface Owner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+export const DEFAULT_OWNER: Owner = {
+	email: 'e2e-owner@example.com',
+	password: 'E2e-Passw0rd-Fillout',
+	firstName: 'End',
+	lastName: 'ToEnd',
+};
+
+export interface CredentialRecord {
+	id: string;
+	name: string;
+	type: string;
+	/** Only with `includeData`; secrets are redacted, and `oauthTokenData` shows as `true`. */
+	data?: Record<string, unknown>;
+}
+
+export interface NodeDefinition {
+	id?: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+	disabled?: boolean;
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	[key: string]: unknown;
+}
+
+export interface WorkflowDefinition {
+	name: string;
+	nodes: NodeDefinition[];
+	connections: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+	/** Items pinned to a node (e.g. the Manual Trigger): manual runs start with them. */
+	pinData?: Record<string, Array<{ json: Record<string, unknown> }>>;
+	staticData?: Record<string, unknown> | null;
+}
+
+export interface WorkflowRecord extends WorkflowDefinition {
+	id: string;
+	active: boolean;
+	versionId: string;
+	activeVersionId?: string | null;
+	isArchived?: boolean;
+}
+
+export type ExecutionStatus =
+	| 'new'
+	| 'running'
+	| 'success'
+	| 'error'
+	| 'canceled'
+	| 'crashed'
+	| 'waiting'
+	| 'unknown';
+
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	mode: string;
+	status: ExecutionStatus;
+	createdAt: string;
+	startedAt?: string;
+	stoppedAt?: string;
+}
+
+/** One node run as n8n stores it (the parts the suite reads). */
+export interface TaskData {
+	startTime: number;
+	executionTime: number;
+	executionStatus?: string;
+	data?: { main: Array<Array<{ json: Record<string, unknown>; pairedItem?: unknown }> | null> };
+	error?: NodeErrorData;
+}
+
+export interface NodeErrorData {
+	name?: string;
+	message: string;
+	description?: string | null;
+	httpCode?: string | null;
+	node?: { name: string };
+	[key: string]: unknown;
+}
+
+/** The parsed `data` of an execution (IRunExecutionData, the parts the suite reads). */
+export interface RunExecutionData {
+	resultData: {
+		runData: Record<string, TaskData[]>;
+		error?: NodeErrorData;
+		lastNodeExecuted?: string;
+	};
+	[key: string]: unknown;
+}
+
+/** A finished (or stopped) execution with its data parsed from n8n's `flatted` form. */
+export class Execution {
+	constructor(
+		readonly id: string,
+		readonly status: ExecutionStatus,
+		readonly mode: string,
+		readonly workflowId: string,
+		readonly data: RunExecutionData,
+	) {}
+
+	/** The items a node put on an output (default: first run, first output). */
+	items(nodeName: string, options: { run?: number; output?: number } = {}): Array<Record<string, unknown>> {
+		const run = this.nodeRun(nodeName, options.run ?? 0);
+		const output = run.data?.main?.[options.output ?? 0] ?? [];
+		return output.map((item) => item.json);
+	}
+
+	/** The full items (json plus pairedItem …) of a node's output. */
+	rawItems(nodeName: string, options: { run?: number; output?: number } = {}) {
+		return this.nodeRun(nodeName, options.run ?? 0).data?.main?.[options.output ?? 0] ?? [];
+	}
+
+	nodeRun(nodeName: string, run = 0): TaskData {
+		const runs = this.data.resultData.runData[nodeName];
+		if (!runs?.[run]) {
+			const ran = Object.keys(this.data.resultData.runData).join(', ');
+			throw new Error(
+				`execution ${this.id} (${this.status}) has no run ${run} of node "${nodeName}" (nodes that ran: ${ran || 'none'})${this.error ? `; error: ${this.error.message}` : ''}`,
+			);
+		}
+		return runs[run];
+	}
+
+	/** Names of the nodes that ran. */
+	get nodesRun(): string[] {
+		return Object.keys(this.data.resultData.runData);
+	}
+
+	/** The workflow's error (the failing node's error), if any. */
+	get error(): NodeErrorData | undefined {
+		return this.data.resultData.error;
+	}
+}
+
+export class N8nApiError extends HttpError {}
+
+/** Cookie-authenticated calls to one n8n. */
+export class N8nClient {
+	private cookie = '';
+
+	constructor(readonly baseUrl: string) {}
+
+	/** A raw call with the session cookie; no status check. */
+	async raw<T = Json>(method: string, path: string, options: HttpOptions = {}): Promise<HttpResult<T>> {
+		const result = await http<T>(method, `${this.baseUrl}${path}`, {
+			...options,
+			headers: { ...(this.cookie ? { cookie: this.cookie } : {}), ...options.headers },
+		});
+		const setCookie = result.headers.getSetCookie?.() ?? [];
+		const auth = setCookie.map((line) => line.split(';')[0]).find((pair) => pair.startsWith('n8n-auth='));
+		if (auth) this.cookie = auth;
+		return result;
+	}
+
+	/** A REST call: 2xx or N8nApiError, and the `data` of n8n's `{data}` envelope. */
+	async rest<T = Json>(method: string, path: string, json?: unknown): Promise<T> {
+		const result = await this.raw<{ data: T }>(method, `/rest${path}`, { json });
+		if (result.status < 200 || result.status >= 300) {
+			throw new N8nApiError(method, `${this.baseUrl}/rest${path}`, result.status, result.text);
+		}
+		return result.body.data;
+	}
+
+	/** The session cookie (`n8n-auth=…`), e.g. for a browser. */
+	get sessionCookie(): string {
+		return this.cookie;
+	}
+
+	// --- users -------------------------------------------------------------------------
+
+	/** Whether the instance still waits for its owner account. */
+	async needsOwnerSetup(): Promise<boolean> {
+		const settings = await this.rest<{ userManagement: { showSetupOnFirstLoad?: boolean } }>(
+			'GET',
+			'/settings',
+		);
+		return settings.userManagement.showSetupOnFirstLoad === true;
+	}
+
+	async setupOwner(owner: Owner = DEFAULT_OWNER): Promise<void> {
+		await this.rest('POST', '/owner/setup', owner);
+	}
+
+	async login(owner: Pick<Owner, 'email' | 'password'> = DEFAULT_OWNER): Promise<void> {
+		await this.rest('POST', '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+	}
+
+	/** Sets up the owner on a fresh instance, then logs in. */
+	async signIn(owner: Owner = DEFAULT_OWNER): Promise<void> {
+		if (await this.needsOwnerSetup()) await this.setupOwner(owner);
+		await this.login(owner);
+	}
+
+	// --- types -------------------------------------------------------------------------
+
+	/** Names of every loaded node type (`GET /types/nodes.json`, needs a session). */
+	async nodeTypes(): Promise<Array<{ name: string; version: number | number[]; [key: string]: unknown }>> {
+		const result = await this.raw<Array<{ name: string; version: number | number[] }>>(
+			'GET',
+			'/types/nodes.json',
+		);
+		if (result.status !== 200) {
+			throw new N8nApiError('GET', `${this.baseUrl}/types/nodes.json`, result.status, result.text);
+		}
+		return result.body;
+	}
+
+	async credentialTypes(): Promise<Array<{ name: string; extends?: string[]; [key: string]: unknown }>> {
+		const result = await this.raw<Array<{ name: string; extends?: string[] }>>(
+			'GET',
+			'/types/credentials.json',
+		);
+		if (result.status !== 200) {
+			throw new N8nApiError('GET', `${this.baseUrl}/types/credentials.json`, result.status, result.text);
+		}
+		return result.body;
+	}
+
+	// --- credentials -------------------------------------------------------------------
+
+	async createCredential(credential: {
+		name: string;
+		type: string;
+		data: Record<string, unknown>;
+	}): Promise<CredentialRecord> {
+		const created = await this.rest<CredentialRecord>('POST', '/credentials', credential);
+		return { id: created.id, name: created.name, type: created.type };
+	}
+
+	async getCredential(id: string, options: { includeData?: boolean } = {}): Promise<CredentialRecord> {
+		return await this.rest('GET', `/credentials/${id}${options.includeData ? '?includeData=true' : ''}`);
+	}
+
+	async deleteCredential(id: string): Promise<void> {
+		await this.rest('DELETE', `/credentials/${id}`);
+	}
+
+	/**
+	 * The editor's "Test" of a saved credential: sends the stored (redacted) data, which
+	 * n8n completes from the database, with `changes` applied on top.
+	 */
+	async testCredential(
+		credential: Pick<CredentialRecord, 'id'>,
+		changes: Record<string, unknown> = {},
+	): Promise<{ status: 'OK' | 'Error'; message: string }> {
+		const stored = await this.getCredential(credential.id, { includeData: true });
+		return await this.rest('POST', '/credentials/test', {
+			credentials: {
+				id: stored.id,
+				name: stored.name,
+				type: stored.type,
+				data: { ...stored.data, ...changes },
+			},
+		});
+	}
+
+	/** The authorization address n8n builds for "Connect my account" (with its `state`). */
+	async oauth2AuthorizeUrl(credentialId: string): Promise<string> {
+		return await this.rest<string>('GET', `/oauth2-credential/auth?id=${encodeURIComponent(credentialId)}`);
+	}
+
+	// --- workflows ---------------------------------------------------------------------
+
+	async createWorkflow(workflow: WorkflowDefinition): Promise<WorkflowRecord> {
+		return await this.rest('POST', '/workflows', { settings: {}, ...workflow });
+	}
+
+	async getWorkflow(id: string): Promise<WorkflowRecord> {
+		return await this.rest('GET', `/workflows/${id}`);
+	}
+
+	/** Archives (n8n 2.x wants that first) and deletes. */
+	async deleteWorkflow(id: string): Promise<void> {
+		const workflow = await this.getWorkflow(id);
+		if (workflow.active) await this.deactivateWorkflow(id);
+		if (!workflow.isArchived) await this.rest('POST', `/workflows/${id}/archive`, {});
+		await this.rest('DELETE', `/workflows/${id}`);
+	}
+
+	/** Publishes the workflow's current version (n8n 2.x needs its versionId). */
+	async activateWorkflow(id: string, versionId?: string): Promise<WorkflowRecord> {
+		const version = versionId ?? (await this.getWorkflow(id)).versionId;
+		return await this.rest('POST', `/workflows/${id}/activate`, { versionId: version });
+	}
+
+	async deactivateWorkflow(id: string): Promise<WorkflowRecord> {
+		return await this.rest('POST', `/workflows/${id}/deactivate`, {});
+	}
+
+	// --- executions --------------------------------------------------------------------
+
+	/** Starts a manual run from the named trigger (default: the Manual Trigger "Start"). */
+	async runWorkflow(id: string, triggerName = 'Start'): Promise<string> {
+		const started = await this.rest<{ executionId: string }>('POST', `/workflows/${id}/run`, {
+			triggerToStartFrom: { name: triggerName },
+		});
+		return started.executionId;
+	}
+
+	async listExecutions(
+		filter: { workflowId?: string; status?: ExecutionStatus } = {},
+		limit = 100,
+	): Promise<ExecutionSummary[]> {
+		const query = new URLSearchParams({ filter: JSON.stringify(filter), limit: String(limit) });
+		const page = await this.rest<{ results: ExecutionSummary[] }>('GET', `/executions?${query}`);
+		return page.results;
+	}
+
+	/** The execution with its data parsed; undefined while n8n has not stored it. */
+	async getExecution(id: string): Promise<Execution | undefined> {
+		const result = await this.raw<{
+			data: { id: string; status: ExecutionStatus; mode: string; workflowId: string; data: string } | null;
+		}>('GET', `/rest/executions/${id}`);
+		if (result.status === 404 || !result.body?.data) return undefined;
+		if (result.status !== 200) {
+			throw new N8nApiError('GET', `${this.baseUrl}/rest/executions/${id}`, result.status, result.text);
+		}
+		const { status, mode, workflowId, data } = result.body.data;
+		return new Execution(id, status, mode, workflowId, parseFlatted(data) as RunExecutionData);
+	}
+
+	/** Polls until the execution has ended (any status but new, running or waiting). */
+	async waitForExecution(id: string, timeoutMs = 60_000): Promise<Execution> {
+		return await waitFor(
+			async () => {
+				const execution = await this.getExecution(id);
+				if (!execution || ['new', 'running', 'waiting'].includes(execution.status)) return undefined;
+				return execution;
+			},
+			{ timeoutMs, intervalMs: 150, description: `execution ${id} to finish` },
+		);
+	}
+
+	/**
+	 * Creates (imports) the workflow, runs it manually and waits for the result. The
+	 * workflow stays (its executions go with it), unless `deleteAfter`.
+	 */
+	async runOnce(
+		workflow: WorkflowDefinition,
+		options: { triggerName?: string; deleteAfter?: boolean; timeoutMs?: number } = {},
+	): Promise<Execution> {
+		const created = await this.createWorkflow(workflow);
+		try {
+			const executionId = await this.runWorkflow(created.id, options.triggerName);
+			return await this.waitForExecution(executionId, options.timeoutMs);
+		} finally {
+			if (options.deleteAfter) await this.deleteWorkflow(created.id).catch(() => undefined);
+		}
+	}
+
+	/** Waits until the workflow has at least `count` ended executions; newest first. */
+	async waitForExecutions(
+		workflowId: string,
+		count: number,
+		timeoutMs = 30_000,
+	): Promise<ExecutionSummary[]> {
+		return await waitFor(
+			async () => {
+				const list = await this.listExecutions({ workflowId });
+				const ended = list.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
+				return ended.length >= count ? ended : undefined;
+			},
+			{ timeoutMs, intervalMs: 200, description: `${count} execution(s) of workflow ${workflowId}` },
+		);
+	}
+}

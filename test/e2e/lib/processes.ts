@@ -1,0 +1,178 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test-only: starts and stops n8n and the sandbox as child process groups (node:child_process, process.kill) and polls with timers */
+/**
+ * Child processes for the end-to-end suite. Each one runs in its own process group
+ * (detached), with stdout and stderr in a log file, so that `stop()` ends it together
+ * with whatever it started (n8n's task runners) and no pipe keeps jest waiting.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export interface ManagedProcess {
+	pid: number;
+	logFile: string;
+	/** Resolves when the group leader has exited. */
+	exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+	isRunning(): boolean;
+	/** SIGTERM to the group, SIGKILL after `timeoutMs` (default 15 s); resolves when all are gone. */
+	stop(options?: StopOptions): Promise<void>;
+}
+
+export interface StopOptions {
+	/** Time to wait after SIGTERM before SIGKILL. */
+	timeoutMs?: number;
+	/** Skip SIGTERM: kill at once (a crash). */
+	kill?: boolean;
+}
+
+export interface SpawnOptions {
+	cwd?: string;
+	env: NodeJS.ProcessEnv;
+	/** stdout and stderr are appended here. */
+	logFile: string;
+}
+
+export function spawnManaged(command: string, args: string[], options: SpawnOptions): ManagedProcess {
+	const fd = openSync(options.logFile, 'a');
+	let running = true;
+	try {
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env,
+			detached: true,
+			stdio: ['ignore', fd, fd],
+		});
+		if (child.pid === undefined) throw new Error(`could not start ${command}`);
+		const pid = child.pid;
+		const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+			(resolve) => {
+				child.once('exit', (code, signal) => {
+					running = false;
+					resolve({ code, signal });
+				});
+				child.once('error', () => {
+					running = false;
+					resolve({ code: null, signal: null });
+				});
+			},
+		);
+		return {
+			pid,
+			logFile: options.logFile,
+			exited,
+			isRunning: () => running,
+			stop: async (stopOptions) => await stopProcessGroup(pid, stopOptions),
+		};
+	} finally {
+		closeSync(fd);
+	}
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+	try {
+		process.kill(-pgid, signal);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Whether any process of the group is still alive. */
+export function groupAlive(pgid: number): boolean {
+	return signalGroup(pgid, 0);
+}
+
+/**
+ * Ends a process group started by `spawnManaged` (also one started by another module
+ * or an earlier run: only the id is needed). Resolves when no member is left.
+ */
+export async function stopProcessGroup(pgid: number, options: StopOptions = {}): Promise<void> {
+	if (!groupAlive(pgid)) return;
+	if (!options.kill) {
+		signalGroup(pgid, 'SIGTERM');
+		const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+		while (groupAlive(pgid) && Date.now() < deadline) await sleep(100);
+	}
+	if (groupAlive(pgid)) {
+		signalGroup(pgid, 'SIGKILL');
+		const deadline = Date.now() + 5_000;
+		while (groupAlive(pgid) && Date.now() < deadline) await sleep(50);
+	}
+}
+
+/** Synchronous last resort (process exit handlers): SIGKILL to each group. */
+export function killGroupsNow(pgids: readonly number[]): void {
+	for (const pgid of pgids) signalGroup(pgid, 'SIGKILL');
+}
+
+export async function sleep(ms: number): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A TCP port that was free on 127.0.0.1 a moment ago. */
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = createServer();
+		server.unref();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			const port = typeof address === 'object' && address ? address.port : 0;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** The last `lines` lines of a log file, for error messages. */
+export function logTail(file: string, lines = 40): string {
+	if (!existsSync(file)) return '(no log)';
+	const text = readFileSync(file, 'utf8');
+	return text.split('\n').slice(-lines).join('\n');
+}
+
+export interface WaitOptions {
+	timeoutMs?: number;
+	intervalMs?: number;
+	/** Named in the time-out error. */
+	description?: string;
+}
+
+/**
+ * Calls `check` until it returns something other than undefined (or false), and
+ * returns that. Errors thrown by `check` count as "not yet"; the last one is reported
+ * on time-out.
+ */
+export async function waitFor<T>(
+	check: () => Promise<T | undefined | false> | T | undefined | false,
+	options: WaitOptions = {},
+): Promise<T> {
+	const timeoutMs = options.timeoutMs ?? 30_000;
+	const intervalMs = options.intervalMs ?? 200;
+	const deadline = Date.now() + timeoutMs;
+	let lastError: unknown;
+	for (;;) {
+		try {
+			const value = await check();
+			if (value !== undefined && value !== false) return value;
+		} catch (error) {
+			lastError = error;
+		}
+		if (Date.now() >= deadline) {
+			const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
+			throw new Error(
+				`Timed out after ${timeoutMs} ms waiting for ${options.description ?? 'a condition'}${reason}`,
+			);
+		}
+		await sleep(intervalMs);
+	}
+}
+
+/** The environment without npm's per-script settings (npm_config_*, npm_package_*, …). */
+export function cleanEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+	const clean: NodeJS.ProcessEnv = {};
+	for (const [name, value] of Object.entries(env)) {
+		if (/^npm_/i.test(name) || name === 'NODE_OPTIONS' || name === 'INIT_CWD') continue;
+		clean[name] = value;
+	}
+	return clean;
+}

@@ -1,0 +1,132 @@
+/** Workflow JSON as the editor saves it, for the package's nodes. */
+import { randomUUID } from 'node:crypto';
+
+import type { NodeDefinition, WorkflowDefinition } from './n8nClient';
+import { NODE_TYPES } from './paths';
+
+export type FilloutCredentialType = 'filloutFormsApi' | 'filloutFormsOAuth2Api';
+
+/** A saved credential as a node refers to it. */
+export interface CredentialRef {
+	type: FilloutCredentialType;
+	id: string;
+	name: string;
+}
+
+/** The node's "Authentication" value for a credential type. */
+export function authenticationFor(credential: CredentialRef): 'apiKey' | 'oAuth2' {
+	return credential.type === 'filloutFormsOAuth2Api' ? 'oAuth2' : 'apiKey';
+}
+
+/** The "Form" parameter (a resource locator) in "By ID" mode. */
+export function formById(formId: string) {
+	return { __rl: true, mode: 'id', value: formId };
+}
+
+/** The "Form" parameter in "By URL" mode. */
+export function formByUrl(url: string) {
+	return { __rl: true, mode: 'url', value: url };
+}
+
+function credentialsOf(credential: CredentialRef): NodeDefinition['credentials'] {
+	return { [credential.type]: { id: credential.id, name: credential.name } };
+}
+
+export interface ActionWorkflowOptions {
+	name: string;
+	credential: CredentialRef;
+	/** The Fillout node's parameters (resource, operation, …); authentication is added. */
+	parameters: Record<string, unknown>;
+	/** Items pinned to the Manual Trigger: the Fillout node receives them (default: one empty item). */
+	inputItems?: Array<Record<string, unknown>>;
+	/** The node's "On Error" setting. */
+	onError?: NodeDefinition['onError'];
+}
+
+/** The node names used by the builders. */
+export const NODE_NAMES = { start: 'Start', fillout: 'Fillout', trigger: 'Fillout Trigger', done: 'Done' };
+
+/** Manual Trigger → Fillout, as a user would build it to try an operation. */
+export function actionWorkflow(options: ActionWorkflowOptions): WorkflowDefinition {
+	const fillout: NodeDefinition = {
+		id: randomUUID(),
+		name: NODE_NAMES.fillout,
+		type: NODE_TYPES.action,
+		typeVersion: 1,
+		position: [220, 0],
+		parameters: { authentication: authenticationFor(options.credential), ...options.parameters },
+		credentials: credentialsOf(options.credential),
+	};
+	if (options.onError) fillout.onError = options.onError;
+	return {
+		name: options.name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: NODE_NAMES.start,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			fillout,
+		],
+		connections: {
+			[NODE_NAMES.start]: { main: [[{ node: NODE_NAMES.fillout, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		pinData: options.inputItems
+			? { [NODE_NAMES.start]: options.inputItems.map((json) => ({ json })) }
+			: undefined,
+	};
+}
+
+export interface TriggerWorkflowOptions {
+	name: string;
+	credential: CredentialRef;
+	formId: string;
+	simplify?: boolean;
+	/** The trigger's webhook id (the editor gives every webhook node a UUID). */
+	webhookId?: string;
+}
+
+/** Fillout Trigger → No Operation. */
+export function triggerWorkflow(options: TriggerWorkflowOptions): WorkflowDefinition {
+	const parameters: Record<string, unknown> = {
+		authentication: authenticationFor(options.credential),
+		form: formById(options.formId),
+	};
+	if (options.simplify !== undefined) parameters.simplify = options.simplify;
+	return {
+		name: options.name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: NODE_NAMES.trigger,
+				type: NODE_TYPES.trigger,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: options.webhookId ?? randomUUID(),
+				parameters,
+				credentials: credentialsOf(options.credential),
+			},
+			{
+				id: randomUUID(),
+				name: NODE_NAMES.done,
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {},
+			},
+		],
+		connections: {
+			[NODE_NAMES.trigger]: { main: [[{ node: NODE_NAMES.done, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** The production webhook address n8n gives a trigger node (WEBHOOK_URL + webhook/<id>/<path>). */
+export function productionWebhookUrl(n8nUrl: string, webhookId: string, path = 'webhook'): string {
+	return `${n8nUrl.replace(/\/+$/, '')}/webhook/${webhookId}/${path}`;
+}
