@@ -185,3 +185,14 @@ export function isEmptyDate(value: unknown): boolean {
 		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
 	);
 }
+
+/** Whether `name` is a time zone this runtime knows (IANA name such as Europe/Berlin). */
+export function isTimeZone(name: unknown): name is string {
+	if (typeof name !== 'string' || name.trim() === '') return false;
+	try {
+		formatterFor(name);
+		return true;
+	} catch {
+		return false;
+	}
+}

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Checked } from './answers';
-import { formatInZone, parseDateInput } from './dates';
+import { formatInZone, isTimeZone, parseDateInput } from './dates';
 
 /**
  * Checks the scheduling and payment values given for Create (as JSON), so that a
@@ -79,8 +79,14 @@ function checkObject(
 	return { ok: true, value: result };
 }
 
-/** A booking: who, when (read in the workflow's zone, sent with an offset), where. */
+/**
+ * A booking: who, when, where. Times without an offset are read in the booking's own
+ * `timezone` when it is a known zone, else in the workflow's; they are sent with an offset.
+ */
 export function schedulingValue(value: unknown, timeZone: string): Checked<IDataObject> {
+	const object = asObject(value);
+	if (!object.ok) return object;
+	const bookingZone = isTimeZone(object.value.timezone) ? object.value.timezone : timeZone;
 	return checkObject(
 		value,
 		{
@@ -96,7 +102,7 @@ export function schedulingValue(value: unknown, timeZone: string): Checked<IData
 			scheduledUserEmail: ['email', false],
 			meetingNotes: ['string', false],
 		},
-		timeZone,
+		bookingZone,
 	);
 }
 

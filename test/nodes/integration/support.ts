@@ -148,3 +148,30 @@ export async function listDirect(
 
 export const sleepMs = async (ms: number) =>
 	await new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A form's metadata straight from the sandbox API. */
+export async function metadataDirect(sandbox: RunningSandbox, formId: string): Promise<Json> {
+	const response = await fetch(`${sandbox.apiRoot}/forms/${formId}`, {
+		headers: { authorization: `Bearer ${DIRECT_KEY}` },
+	});
+	return await response.json();
+}
+
+export async function setFaults(sandbox: RunningSandbox, faults: IDataObject): Promise<void> {
+	await control(sandbox, 'POST', '/faults', faults);
+}
+
+export async function clearFaults(sandbox: RunningSandbox): Promise<void> {
+	await control(sandbox, 'DELETE', '/faults');
+}
+
+/** The item index an output item is paired to. */
+export function pairedIndex(item: { pairedItem?: unknown }): number | undefined {
+	const paired = item.pairedItem as { item?: number } | undefined;
+	return paired?.item;
+}
+
+/** The HTTP status a NodeApiError carried (n8n stores it as a string). */
+export function httpCodeOf(error: unknown): string | undefined {
+	return (error as { httpCode?: string } | undefined)?.httpCode;
+}

@@ -26,6 +26,24 @@ describe('schedulingValue', () => {
 		}
 	});
 
+	it('reads times without an offset in the booking’s own time zone when it names one', () => {
+		const inTokyo = { ...booking, timezone: 'Asia/Tokyo' };
+		expect(schedulingValue(inTokyo, 'Europe/Berlin')).toEqual({
+			ok: true,
+			value: {
+				...inTokyo,
+				eventStartTime: '2024-06-01T10:00:00.000+09:00',
+				eventEndTime: '2024-06-01T17:30:00.000+09:00',
+			},
+		});
+		const unknownZone = { ...booking, timezone: 'Mars/Base' };
+		expect(schedulingValue(unknownZone, 'UTC')).toEqual(
+			expect.objectContaining({
+				value: expect.objectContaining({ eventStartTime: '2024-06-01T10:00:00.000+00:00' }),
+			}),
+		);
+	});
+
 	it('names what is wrong', () => {
 		expect(schedulingValue('{', 'UTC')).toEqual({ ok: false, message: 'is not valid JSON' });
 		expect(schedulingValue('[]', 'UTC')).toEqual({ ok: false, message: 'must be a JSON object' });

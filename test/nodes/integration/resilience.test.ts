@@ -1,0 +1,130 @@
+import {
+	clearFaults,
+	control,
+	formById,
+	generate,
+	LIST_ROUTE,
+	newForm,
+	requestCounts,
+	resetStats,
+	runFillout,
+	setFaults,
+	useSandbox,
+} from './support';
+
+const sandbox = useSandbox();
+afterEach(async () => await clearFaults(sandbox()));
+
+let formId: string;
+beforeAll(async () => {
+	formId = (await newForm(sandbox())).id;
+	await generate(sandbox(), formId, { count: 200 });
+});
+
+async function listAll() {
+	await resetStats(sandbox());
+	const started = Date.now();
+	const result = await runFillout(sandbox(), {
+		resource: 'submission',
+		operation: 'getMany',
+		form: formById(formId),
+		returnAll: true,
+		simplify: false,
+	});
+	const stats = await control(sandbox(), 'GET', '/stats');
+	return {
+		result,
+		elapsed: Date.now() - started,
+		requests: stats.requests[LIST_ROUTE] ?? 0,
+		rateLimited: stats.rateLimited,
+	};
+}
+
+describe('GET: 429 storms and transient failures are retried (bounded)', () => {
+	it('waits for retry-after on each 429, then succeeds', async () => {
+		await setFaults(sandbox(), { failNext: { count: 3, status: 429, method: 'GET' } });
+		const { result, elapsed, requests } = await listAll();
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(200);
+		expect(requests).toBe(2 + 3);
+		expect(elapsed).toBeGreaterThanOrEqual(3000);
+	});
+
+	it('gives up after 5 retries of 429 with a clear error', async () => {
+		await setFaults(sandbox(), { failNext: { count: 20, status: 429, method: 'GET' } });
+		const { result, requests } = await listAll();
+		expect(result.error?.message).toBe(
+			'Fillout’s rate limit (5 requests per second) was still exceeded after retrying',
+		);
+		expect(requests).toBe(6);
+	}, 20_000);
+
+	it.each([
+		['502s', 2, { failNext: { count: 2, status: 502, method: 'GET' } }],
+		['dropped connections', 3, { dropNext: { count: 3, method: 'GET' } }],
+	])('retries %s with backoff, then succeeds', async (_, failures, faults) => {
+		await setFaults(sandbox(), faults);
+		const { result, requests } = await listAll();
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(200);
+		expect(requests).toBe(2 + failures);
+	});
+
+	it('stops after 4 attempts of a lasting server error', async () => {
+		await setFaults(sandbox(), { failNext: { count: 10, status: 500, method: 'GET' } });
+		const { result, requests } = await listAll();
+		expect(result.error?.message).toBe('Fillout failed to process the request (HTTP 500)');
+		expect(requests).toBe(4);
+	});
+});
+
+describe('DELETE: transient failures are retried', () => {
+	it.each([
+		['a 503', { failNext: { count: 2, status: 503, method: 'DELETE' } }, 3],
+		['a dropped connection', { dropNext: { count: 1, method: 'DELETE' } }, 2],
+	])('after %s', async (_, faults, attempts) => {
+		const { submission } = await control(sandbox(), 'POST', `/forms/${formId}/respond`, {});
+		await setFaults(sandbox(), faults);
+		await resetStats(sandbox());
+		const result = await runFillout(sandbox(), {
+			resource: 'submission',
+			operation: 'delete',
+			form: formById(formId),
+			submissionId: submission.submissionId,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toEqual({ deleted: true, submissionId: submission.submissionId });
+		expect(
+			(await requestCounts(sandbox()))['DELETE /v1/api/forms/:formId/submissions/:submissionId'],
+		).toBe(attempts);
+	});
+});
+
+describe('Pacing: 5 requests per second per credential, shared by concurrent executions', () => {
+	it('three executions at once on one credential cause no 429', async () => {
+		const big = (await newForm(sandbox())).id;
+		await generate(sandbox(), big, { count: 700 });
+		await resetStats(sandbox());
+		const started = Date.now();
+		const runs = await Promise.all(
+			[0, 1, 2].map(
+				async () =>
+					await runFillout(sandbox(), {
+						resource: 'submission',
+						operation: 'getMany',
+						form: formById(big),
+						returnAll: true,
+						simplify: false,
+					}),
+			),
+		);
+		const elapsed = Date.now() - started;
+		const stats = await control(sandbox(), 'GET', '/stats');
+		expect(runs.every((run) => run.items.length === 700)).toBe(true);
+		expect(stats.requests[LIST_ROUTE]).toBe(15);
+		expect(stats.rateLimited).toBe(0);
+		// 15 requests at 5 per second: two full waits.
+		expect(elapsed).toBeGreaterThanOrEqual(2000);
+		expect(elapsed).toBeLessThan(6000);
+	});
+});

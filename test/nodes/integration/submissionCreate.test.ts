@@ -1,0 +1,337 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import {
+	clearFaults,
+	CREATE_ROUTE,
+	demoFormId,
+	formById,
+	listDirect,
+	metadataDirect,
+	newForm,
+	pairedIndex,
+	requestCounts,
+	resetStats,
+	runFillout,
+	setFaults,
+	useSandbox,
+	type Json,
+} from './support';
+
+const sandbox = useSandbox();
+afterEach(async () => await clearFaults(sandbox()));
+
+let form: Json;
+const idOf = (name: string) => (form.questions as Json[]).find((q) => q.name === name).id as string;
+
+beforeAll(async () => {
+	form = await newForm(sandbox(), {
+		questions: [
+			{ name: 'Name', type: 'ShortAnswer' },
+			{ name: 'Age', type: 'NumberInput' },
+			{ name: 'Born', type: 'DatePicker' },
+			{ name: 'Agree', type: 'Checkbox' },
+			{ name: 'Plan', type: 'Dropdown', options: [{ value: 'pro', label: 'Pro plan' }, 'basic'] },
+		],
+	});
+});
+
+const automatic: INodeParameters = { mappingMode: 'autoMapInputData', value: null };
+
+async function create(
+	inputItems: IDataObject[],
+	extra: INodeParameters = {},
+	continueOnFail = false,
+) {
+	await resetStats(sandbox());
+	const result = await runFillout(
+		sandbox(),
+		{
+			resource: 'submission',
+			operation: 'create',
+			form: formById(form.id),
+			columns: automatic,
+			...extra,
+		},
+		{ inputItems, continueOnFail },
+	);
+	const posts = (await requestCounts(sandbox()))[CREATE_ROUTE] ?? 0;
+	return { result, posts };
+}
+
+const answer = (submission: IDataObject, questionId: string) =>
+	(submission.questions as IDataObject[]).find((q) => q.id === questionId)?.value;
+
+const people = (count: number) =>
+	Array.from({ length: count }, (_, i) => ({ Name: `Person ${i}`, Age: String(20 + i) }));
+
+describe('Submission → Create: batches of 10, each output paired to its input', () => {
+	it.each([
+		[1, 1],
+		[10, 1],
+		[11, 2],
+		[25, 3],
+	])('%i items → %i request(s)', async (count, requests) => {
+		const { result, posts } = await create(people(count));
+		expect(result.error).toBeUndefined();
+		expect(posts).toBe(requests);
+		expect(result.items).toHaveLength(count);
+		result.items.forEach((item, i) => {
+			expect(pairedIndex(item)).toBe(i);
+			expect(answer(item.json, idOf('Name'))).toBe(`Person ${i}`);
+			expect(answer(item.json, idOf('Age'))).toBe(20 + i);
+			expect(typeof item.json.submissionId).toBe('string');
+		});
+	});
+});
+
+describe('Submission → Create: mapping', () => {
+	it('maps columns defined below by question id, with expressions and type conversion', async () => {
+		const { result } = await create(
+			[{ who: 'Ana', years: '41', day: '2024-02-01T00:00:00', ok: 'true', plan: 'Pro plan' }],
+			{
+				columns: {
+					mappingMode: 'defineBelow',
+					value: {
+						[idOf('Name')]: '={{ $json.who }}',
+						[idOf('Age')]: '={{ $json.years }}',
+						[idOf('Born')]: '={{ $json.day }}',
+						[idOf('Agree')]: '={{ $json.ok }}',
+						[idOf('Plan')]: '={{ $json.plan }}',
+					},
+					matchingColumns: [],
+					schema: [],
+					attemptToConvertTypes: false,
+					convertFieldsToString: false,
+				},
+			},
+		);
+		expect(result.error).toBeUndefined();
+		const created = result.items[0].json;
+		expect(answer(created, idOf('Name'))).toBe('Ana');
+		expect(answer(created, idOf('Age'))).toBe(41);
+		expect(answer(created, idOf('Born'))).toBe('2024-02-01');
+		expect(answer(created, idOf('Agree'))).toBe(true);
+		expect(answer(created, idOf('Plan'))).toBe('pro');
+	});
+
+	it('maps automatically by question name or id, ignoring other fields', async () => {
+		const { result } = await create([
+			{ Name: 'Bo', [idOf('Age')]: 7, unrelated: 'x', submissionId: 'ignored' },
+		]);
+		const created = result.items[0].json;
+		expect(answer(created, idOf('Name'))).toBe('Bo');
+		expect(answer(created, idOf('Age'))).toBe(7);
+		expect(created.submissionId).not.toBe('ignored');
+	});
+
+	it('sets submission time (workflow zone), URL parameters, scheduling and payments', async () => {
+		const eventFormId = await demoFormId(sandbox(), 'Event Registration');
+		const metadata = await metadataDirect(sandbox(), eventFormId);
+		const booking = {
+			fullName: 'Ana López',
+			email: 'ana@example.com',
+			timezone: 'America/New_York',
+			eventStartTime: '2024-06-01T10:00:00',
+			eventEndTime: '2024-06-01T10:30:00',
+		};
+		const payment = {
+			paymentId: 'pi_123',
+			totalAmount: 4900,
+			currency: 'eur',
+			stripeCustomerId: 'cus_9',
+		};
+		const result = await runFillout(
+			sandbox(),
+			{
+				resource: 'submission',
+				operation: 'create',
+				form: formById(eventFormId),
+				columns: automatic,
+				additionalFields: {
+					submissionTime: '2024-05-01T10:00:00',
+					urlParameters: { parameter: [{ id: metadata.urlParameters[0].id, value: 'newsletter' }] },
+					scheduling: {
+						booking: [{ id: metadata.scheduling[0].id, value: JSON.stringify(booking) }],
+					},
+					payments: { payment: [{ id: metadata.payments[0].id, value: JSON.stringify(payment) }] },
+				},
+			},
+			{ inputItems: [{ 'Full name': 'Ana López' }] },
+		);
+		expect(result.error).toBeUndefined();
+		const created = result.items[0].json;
+		expect(created.submissionTime).toBe('2024-05-01T08:00:00.000Z');
+		expect(created.urlParameters).toEqual([
+			{ id: metadata.urlParameters[0].id, name: 'utm_source', value: 'newsletter' },
+		]);
+		const scheduling = (created.scheduling as IDataObject[])[0].value as IDataObject;
+		// Read in the booking's own zone.
+		expect(scheduling.eventStartTime).toBe('2024-06-01T10:00:00.000-04:00');
+		expect((created.payments as IDataObject[])[0].value).toEqual(expect.objectContaining(payment));
+	});
+});
+
+describe('Submission → Create: bad input is reported for its item and field', () => {
+	it.each([
+		[{ Name: 'x', Age: 'abc' }, 'Item 2: question "Age" expects a number, got "abc"'],
+		[
+			{ Name: 'x', Born: '2024-02-30' },
+			'Item 2: question "Born" expects a date (such as 2024-05-01), got "2024-02-30"',
+		],
+		[
+			{ Name: 'x', Agree: 'perhaps' },
+			'Item 2: question "Agree" expects true or false, got "perhaps"',
+		],
+	])('%j', async (bad, message) => {
+		const items = [...people(2), bad, ...people(2)];
+		const { result, posts } = await create(items);
+		expect(result.error?.message).toBe(message);
+		// Every item is checked before anything is sent.
+		expect(posts).toBe(0);
+	});
+
+	it('with Continue On Fail, the bad item becomes an error item and the rest of its batch is sent', async () => {
+		const items = people(12);
+		items[3] = { Name: 'x', Age: 'abc' };
+		const { result, posts } = await create(items, {}, true);
+		expect(posts).toBe(2);
+		expect(result.items).toHaveLength(12);
+		expect(result.items.map(pairedIndex)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+		expect(result.items[3].json.error).toBe('Item 3: question "Age" expects a number, got "abc"');
+		expect(result.items.filter((item) => typeof item.json.submissionId === 'string')).toHaveLength(
+			11,
+		);
+	});
+
+	it('rejects bad additional fields (date, URL parameter id, scheduling JSON)', async () => {
+		const cases: Array<[INodeParameters, RegExp]> = [
+			[
+				{ submissionTime: 'tomorrow' },
+				/^Item 0: "Submission Time" is not a readable date and time/,
+			],
+			[
+				{ urlParameters: { parameter: [{ id: 'nope', value: 'x' }] } },
+				/^Item 0: "nope" is not a URL parameter of this form/,
+			],
+		];
+		for (const [additionalFields, message] of cases) {
+			const { result } = await create([{ Name: 'x' }], { additionalFields });
+			expect(result.error?.message).toMatch(message);
+		}
+		const eventFormId = await demoFormId(sandbox(), 'Event Registration');
+		const metadata = await metadataDirect(sandbox(), eventFormId);
+		const result = await runFillout(
+			sandbox(),
+			{
+				resource: 'submission',
+				operation: 'create',
+				form: formById(eventFormId),
+				columns: automatic,
+				additionalFields: {
+					scheduling: {
+						booking: [
+							{
+								id: metadata.scheduling[0].id,
+								value: '{"fullName": "A", "email": "not-an-email"}',
+							},
+						],
+					},
+				},
+			},
+			{ inputItems: [{}] },
+		);
+		expect(result.error?.message).toBe(
+			'Item 0: scheduling field "Intro call": "email" is not an email address',
+		);
+	});
+
+	it('maps Fillout’s validation issues back to items and question names', async () => {
+		const issues = [
+			{
+				code: 'invalid_type',
+				path: ['submissions', 1, 'questions', 0, 'value'],
+				message: 'Expected string, received number',
+			},
+		];
+		const fault = {
+			count: 1,
+			method: 'POST',
+			status: 400,
+			body: { statusCode: 400, error: 'Bad Request', message: JSON.stringify(issues) },
+		};
+		await setFaults(sandbox(), { failNext: fault });
+		const { result } = await create(people(3));
+		expect(result.error?.message).toBe(
+			'Item 1: Fillout rejected question "Name": Expected string, received number',
+		);
+
+		// With Continue On Fail the others are sent again (a rejected request creates nothing).
+		await setFaults(sandbox(), { failNext: fault });
+		const { result: continued, posts } = await create(people(3), {}, true);
+		expect(posts).toBe(2);
+		expect(continued.items.map(pairedIndex)).toEqual([0, 1, 2]);
+		expect(continued.items[1].json.error).toBe(
+			'Item 1: Fillout rejected question "Name": Expected string, received number',
+		);
+		expect(answer(continued.items[2].json, idOf('Name'))).toBe('Person 2');
+	});
+});
+
+describe('Submission → Create: retried only when Fillout certainly did not process it', () => {
+	it('retries after a 429 (nothing was processed)', async () => {
+		await setFaults(sandbox(), { failNext: { count: 1, method: 'POST', status: 429 } });
+		const { result, posts } = await create(people(2));
+		expect(result.error).toBeUndefined();
+		expect(posts).toBe(2);
+		expect(result.items).toHaveLength(2);
+	});
+
+	it.each([
+		[
+			'a connection dropped after processing',
+			{ dropAfterProcessingNext: { count: 1, method: 'POST' } },
+			3,
+		],
+		['a connection dropped before processing', { dropNext: { count: 1, method: 'POST' } }, 0],
+		['a 503', { failNext: { count: 1, method: 'POST', status: 503 } }, 0],
+	])(
+		'does not repeat a create after %s, and says it may or may not have happened',
+		async (_, faults, created) => {
+			const target = await newForm(sandbox(), {
+				questions: [{ name: 'Name', type: 'ShortAnswer' }],
+			});
+			await setFaults(sandbox(), faults);
+			await resetStats(sandbox());
+			const result = await runFillout(
+				sandbox(),
+				{
+					resource: 'submission',
+					operation: 'create',
+					form: formById(target.id),
+					columns: automatic,
+				},
+				{ inputItems: people(3) },
+			);
+			expect((await requestCounts(sandbox()))[CREATE_ROUTE]).toBe(1);
+			expect(result.error?.message).toBe(
+				'Fillout may or may not have created the submissions of items 0–2',
+			);
+			expect(result.error?.description).toMatch(/before running these items again/);
+			expect((await listDirect(sandbox(), target.id)).totalResponses).toBe(created);
+		},
+	);
+
+	it('with Continue On Fail, every item of the uncertain batch is an error item', async () => {
+		await setFaults(sandbox(), { failNext: { count: 1, method: 'POST', status: 500 } });
+		const { result } = await create(people(12), {}, true);
+		expect(result.items).toHaveLength(12);
+		expect(
+			result.items.slice(0, 10).every((item) => /may or may not/.test(String(item.json.error))),
+		).toBe(true);
+		expect(result.items.slice(10).every((item) => typeof item.json.submissionId === 'string')).toBe(
+			true,
+		);
+	});
+});
+
+export {};
