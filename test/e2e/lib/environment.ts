@@ -78,7 +78,9 @@ export async function startE2eEnvironment(
 		]);
 		const userFolder = join(workDir, 'user');
 		const installed = await installPackageInto(userFolder, packed.tarball);
-		log(`n8n ${install.version} at ${install.dir}; ${packed.name}@${packed.version} installed (${Date.now() - time} ms)`);
+		log(
+			`n8n ${install.version} at ${install.dir}; ${packed.name}@${packed.version} installed (${Date.now() - time} ms)`,
+		);
 
 		const sandboxOptions: SandboxProcessOptions = {
 			logFile: join(workDir, 'sandbox.log'),

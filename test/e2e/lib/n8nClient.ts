@@ -121,7 +121,10 @@ export class Execution {
 	) {}
 
 	/** The items a node put on an output (default: first run, first output). */
-	items(nodeName: string, options: { run?: number; output?: number } = {}): Array<Record<string, unknown>> {
+	items(
+		nodeName: string,
+		options: { run?: number; output?: number } = {},
+	): Array<Record<string, unknown>> {
 		const run = this.nodeRun(nodeName, options.run ?? 0);
 		const output = run.data?.main?.[options.output ?? 0] ?? [];
 		return output.map((item) => item.json);
@@ -163,13 +166,19 @@ export class N8nClient {
 	constructor(readonly baseUrl: string) {}
 
 	/** A raw call with the session cookie; no status check. */
-	async raw<T = Json>(method: string, path: string, options: HttpOptions = {}): Promise<HttpResult<T>> {
+	async raw<T = Json>(
+		method: string,
+		path: string,
+		options: HttpOptions = {},
+	): Promise<HttpResult<T>> {
 		const result = await http<T>(method, `${this.baseUrl}${path}`, {
 			...options,
 			headers: { ...(this.cookie ? { cookie: this.cookie } : {}), ...options.headers },
 		});
 		const setCookie = result.headers.getSetCookie?.() ?? [];
-		const auth = setCookie.map((line) => line.split(';')[0]).find((pair) => pair.startsWith('n8n-auth='));
+		const auth = setCookie
+			.map((line) => line.split(';')[0])
+			.find((pair) => pair.startsWith('n8n-auth='));
 		if (auth) this.cookie = auth;
 		return result;
 	}
@@ -204,7 +213,10 @@ export class N8nClient {
 	}
 
 	async login(owner: Pick<Owner, 'email' | 'password'> = DEFAULT_OWNER): Promise<void> {
-		await this.rest('POST', '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+		await this.rest('POST', '/login', {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
 	}
 
 	/** Sets up the owner on a fresh instance, then logs in. */
@@ -216,7 +228,9 @@ export class N8nClient {
 	// --- types -------------------------------------------------------------------------
 
 	/** Names of every loaded node type (`GET /types/nodes.json`, needs a session). */
-	async nodeTypes(): Promise<Array<{ name: string; version: number | number[]; [key: string]: unknown }>> {
+	async nodeTypes(): Promise<
+		Array<{ name: string; version: number | number[]; [key: string]: unknown }>
+	> {
 		const result = await this.raw<Array<{ name: string; version: number | number[] }>>(
 			'GET',
 			'/types/nodes.json',
@@ -227,13 +241,20 @@ export class N8nClient {
 		return result.body;
 	}
 
-	async credentialTypes(): Promise<Array<{ name: string; extends?: string[]; [key: string]: unknown }>> {
+	async credentialTypes(): Promise<
+		Array<{ name: string; extends?: string[]; [key: string]: unknown }>
+	> {
 		const result = await this.raw<Array<{ name: string; extends?: string[] }>>(
 			'GET',
 			'/types/credentials.json',
 		);
 		if (result.status !== 200) {
-			throw new N8nApiError('GET', `${this.baseUrl}/types/credentials.json`, result.status, result.text);
+			throw new N8nApiError(
+				'GET',
+				`${this.baseUrl}/types/credentials.json`,
+				result.status,
+				result.text,
+			);
 		}
 		return result.body;
 	}
@@ -249,8 +270,14 @@ export class N8nClient {
 		return { id: created.id, name: created.name, type: created.type };
 	}
 
-	async getCredential(id: string, options: { includeData?: boolean } = {}): Promise<CredentialRecord> {
-		return await this.rest('GET', `/credentials/${id}${options.includeData ? '?includeData=true' : ''}`);
+	async getCredential(
+		id: string,
+		options: { includeData?: boolean } = {},
+	): Promise<CredentialRecord> {
+		return await this.rest(
+			'GET',
+			`/credentials/${id}${options.includeData ? '?includeData=true' : ''}`,
+		);
 	}
 
 	async deleteCredential(id: string): Promise<void> {
@@ -278,7 +305,10 @@ export class N8nClient {
 
 	/** The authorization address n8n builds for "Connect my account" (with its `state`). */
 	async oauth2AuthorizeUrl(credentialId: string): Promise<string> {
-		return await this.rest<string>('GET', `/oauth2-credential/auth?id=${encodeURIComponent(credentialId)}`);
+		return await this.rest<string>(
+			'GET',
+			`/oauth2-credential/auth?id=${encodeURIComponent(credentialId)}`,
+		);
 	}
 
 	// --- workflows ---------------------------------------------------------------------
@@ -331,11 +361,22 @@ export class N8nClient {
 	/** The execution with its data parsed; undefined while n8n has not stored it. */
 	async getExecution(id: string): Promise<Execution | undefined> {
 		const result = await this.raw<{
-			data: { id: string; status: ExecutionStatus; mode: string; workflowId: string; data: string } | null;
+			data: {
+				id: string;
+				status: ExecutionStatus;
+				mode: string;
+				workflowId: string;
+				data: string;
+			} | null;
 		}>('GET', `/rest/executions/${id}`);
 		if (result.status === 404 || !result.body?.data) return undefined;
 		if (result.status !== 200) {
-			throw new N8nApiError('GET', `${this.baseUrl}/rest/executions/${id}`, result.status, result.text);
+			throw new N8nApiError(
+				'GET',
+				`${this.baseUrl}/rest/executions/${id}`,
+				result.status,
+				result.text,
+			);
 		}
 		const { status, mode, workflowId, data } = result.body.data;
 		return new Execution(id, status, mode, workflowId, parseFlatted(data) as RunExecutionData);
@@ -346,7 +387,8 @@ export class N8nClient {
 		return await waitFor(
 			async () => {
 				const execution = await this.getExecution(id);
-				if (!execution || ['new', 'running', 'waiting'].includes(execution.status)) return undefined;
+				if (!execution || ['new', 'running', 'waiting'].includes(execution.status))
+					return undefined;
 				return execution;
 			},
 			{ timeoutMs, intervalMs: 150, description: `execution ${id} to finish` },
@@ -382,7 +424,11 @@ export class N8nClient {
 				const ended = list.filter((e) => !['new', 'running', 'waiting'].includes(e.status));
 				return ended.length >= count ? ended : undefined;
 			},
-			{ timeoutMs, intervalMs: 200, description: `${count} execution(s) of workflow ${workflowId}` },
+			{
+				timeoutMs,
+				intervalMs: 200,
+				description: `${count} execution(s) of workflow ${workflowId}`,
+			},
 		);
 	}
 }

@@ -76,14 +76,18 @@ export async function answerConsent(
 	const fields = { ...form.fields, [button.name]: button.value ?? '' };
 	if (options.account !== undefined) {
 		if (form.accounts.length && !form.accounts.includes(options.account)) {
-			throw new Error(`the consent page offers no account ${options.account} (${form.accounts.join(', ')})`);
+			throw new Error(
+				`the consent page offers no account ${options.account} (${form.accounts.join(', ')})`,
+			);
 		}
 		fields.account = options.account;
 	}
 	const answer = await http('POST', form.action, { form: fields });
 	const location = answer.headers.get('location');
 	if (answer.status !== 302 || !location) {
-		throw new Error(`the consent form answered ${answer.status}, not a redirect: ${answer.text.slice(0, 300)}`);
+		throw new Error(
+			`the consent form answered ${answer.status}, not a redirect: ${answer.text.slice(0, 300)}`,
+		);
 	}
 	const query = new URL(location).searchParams;
 	return {
@@ -158,7 +162,9 @@ export async function connectOAuth2Credential(
 	const callbackUrl = new URL(consent.location);
 	const base = new URL(n8n.baseUrl);
 	if (callbackUrl.host !== base.host) {
-		throw new Error(`the consent page redirected to ${consent.location}, not to this n8n (${n8n.baseUrl})`);
+		throw new Error(
+			`the consent page redirected to ${consent.location}, not to this n8n (${n8n.baseUrl})`,
+		);
 	}
 	const callback = await n8n.raw<string>('GET', `${callbackUrl.pathname}${callbackUrl.search}`);
 	return { authorizeUrl, consent, callback: { status: callback.status, html: callback.text } };

@@ -39,7 +39,10 @@ async function npm(args: string[], cwd: string): Promise<string> {
 }
 
 /** `npm run build && npm pack` into `destDir`. */
-export async function packPackage(destDir: string, options: PackOptions = {}): Promise<PackedPackage> {
+export async function packPackage(
+	destDir: string,
+	options: PackOptions = {},
+): Promise<PackedPackage> {
 	const packageDir = options.packageDir ?? REPO_ROOT;
 	mkdirSync(destDir, { recursive: true });
 	if (options.build ?? true) await npm(['run', 'build', '--silent'], packageDir);

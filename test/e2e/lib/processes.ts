@@ -32,7 +32,11 @@ export interface SpawnOptions {
 	logFile: string;
 }
 
-export function spawnManaged(command: string, args: string[], options: SpawnOptions): ManagedProcess {
+export function spawnManaged(
+	command: string,
+	args: string[],
+	options: SpawnOptions,
+): ManagedProcess {
 	const fd = openSync(options.logFile, 'a');
 	let running = true;
 	try {

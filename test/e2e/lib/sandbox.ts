@@ -248,8 +248,19 @@ export class SandboxControl {
 
 	async generate(
 		formId: string,
-		body: { count: number; status?: string; startTime?: string; stepMs?: number; preview?: boolean },
-	): Promise<{ count: number; submissionIds: string[]; firstSubmissionTime: string; lastSubmissionTime: string }> {
+		body: {
+			count: number;
+			status?: string;
+			startTime?: string;
+			stepMs?: number;
+			preview?: boolean;
+		},
+	): Promise<{
+		count: number;
+		submissionIds: string[];
+		firstSubmissionTime: string;
+		lastSubmissionTime: string;
+	}> {
 		return await this.call('POST', `/forms/${encodeURIComponent(formId)}/generate`, body);
 	}
 
@@ -308,7 +319,10 @@ export class FilloutApi {
 		}
 	}
 
-	private async getOk<T>(path: string, query?: Record<string, string | number | boolean>): Promise<T> {
+	private async getOk<T>(
+		path: string,
+		query?: Record<string, string | number | boolean>,
+	): Promise<T> {
 		const result = await this.get<T>(path, query);
 		if (result.status !== 200) {
 			throw new Error(`GET ${path} answered ${result.status}: ${JSON.stringify(result.body)}`);

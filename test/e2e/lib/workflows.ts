@@ -44,7 +44,12 @@ export interface ActionWorkflowOptions {
 }
 
 /** The node names used by the builders. */
-export const NODE_NAMES = { start: 'Start', fillout: 'Fillout', trigger: 'Fillout Trigger', done: 'Done' };
+export const NODE_NAMES = {
+	start: 'Start',
+	fillout: 'Fillout',
+	trigger: 'Fillout Trigger',
+	done: 'Done',
+};
 
 /** Manual Trigger → Fillout, as a user would build it to try an operation. */
 export function actionWorkflow(options: ActionWorkflowOptions): WorkflowDefinition {
