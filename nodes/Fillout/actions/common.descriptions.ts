@@ -85,7 +85,7 @@ export const simplifyOption: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		'Whether to return one flat object per submission, answers keyed by question name, instead of the raw data',
+		'Whether to return one flat object per submission: answers keyed by question name (a repeated name gets " (2)", " (3)"… in question order), plus submissionId, submissionTime, calculations, urlParameters, scheduling, payments, quizScore and loginEmail. Off returns the raw data.',
 };
 
 export const returnAllOption: INodeProperties = {

@@ -61,6 +61,27 @@ async function create(
 const answer = (submission: IDataObject, questionId: string) =>
 	(submission.questions as IDataObject[]).find((q) => q.id === questionId)?.value;
 
+/** Create on the seeded "Event Registration" form (scheduling, payments, URL parameters). */
+async function createOnEventForm(
+	additionalFields: (metadata: Json) => INodeParameters,
+	inputItems: IDataObject[] = [{}],
+) {
+	const eventFormId = await demoFormId(sandbox(), 'Event Registration');
+	const metadata = await metadataDirect(sandbox(), eventFormId);
+	const result = await runFillout(
+		sandbox(),
+		{
+			resource: 'submission',
+			operation: 'create',
+			form: formById(eventFormId),
+			columns: automatic,
+			additionalFields: additionalFields(metadata),
+		},
+		{ inputItems },
+	);
+	return { result, metadata };
+}
+
 const people = (count: number) =>
 	Array.from({ length: count }, (_, i) => ({ Name: `Person ${i}`, Age: String(20 + i) }));
 
@@ -125,8 +146,6 @@ describe('Submission → Create: mapping', () => {
 	});
 
 	it('sets submission time (workflow zone), URL parameters, scheduling and payments', async () => {
-		const eventFormId = await demoFormId(sandbox(), 'Event Registration');
-		const metadata = await metadataDirect(sandbox(), eventFormId);
 		const booking = {
 			fullName: 'Ana López',
 			email: 'ana@example.com',
@@ -140,23 +159,14 @@ describe('Submission → Create: mapping', () => {
 			currency: 'eur',
 			stripeCustomerId: 'cus_9',
 		};
-		const result = await runFillout(
-			sandbox(),
-			{
-				resource: 'submission',
-				operation: 'create',
-				form: formById(eventFormId),
-				columns: automatic,
-				additionalFields: {
-					submissionTime: '2024-05-01T10:00:00',
-					urlParameters: { parameter: [{ id: metadata.urlParameters[0].id, value: 'newsletter' }] },
-					scheduling: {
-						booking: [{ id: metadata.scheduling[0].id, value: JSON.stringify(booking) }],
-					},
-					payments: { payment: [{ id: metadata.payments[0].id, value: JSON.stringify(payment) }] },
-				},
-			},
-			{ inputItems: [{ 'Full name': 'Ana López' }] },
+		const { result, metadata } = await createOnEventForm(
+			(form) => ({
+				submissionTime: '2024-05-01T10:00:00',
+				urlParameters: { parameter: [{ id: form.urlParameters[0].id, value: 'newsletter' }] },
+				scheduling: { booking: [{ id: form.scheduling[0].id, value: JSON.stringify(booking) }] },
+				payments: { payment: [{ id: form.payments[0].id, value: JSON.stringify(payment) }] },
+			}),
+			[{ 'Full name': 'Ana López' }],
 		);
 		expect(result.error).toBeUndefined();
 		const created = result.items[0].json;
@@ -218,28 +228,13 @@ describe('Submission → Create: bad input is reported for its item and field', 
 			const { result } = await create([{ Name: 'x' }], { additionalFields });
 			expect(result.error?.message).toMatch(message);
 		}
-		const eventFormId = await demoFormId(sandbox(), 'Event Registration');
-		const metadata = await metadataDirect(sandbox(), eventFormId);
-		const result = await runFillout(
-			sandbox(),
-			{
-				resource: 'submission',
-				operation: 'create',
-				form: formById(eventFormId),
-				columns: automatic,
-				additionalFields: {
-					scheduling: {
-						booking: [
-							{
-								id: metadata.scheduling[0].id,
-								value: '{"fullName": "A", "email": "not-an-email"}',
-							},
-						],
-					},
-				},
+		const { result } = await createOnEventForm((form) => ({
+			scheduling: {
+				booking: [
+					{ id: form.scheduling[0].id, value: '{"fullName": "A", "email": "not-an-email"}' },
+				],
 			},
-			{ inputItems: [{}] },
-		);
+		}));
 		expect(result.error?.message).toBe(
 			'Item 0: scheduling field "Intro call": "email" is not an email address',
 		);

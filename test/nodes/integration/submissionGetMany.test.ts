@@ -140,6 +140,13 @@ describe('Submission → Get Many: filters and options', () => {
 			'2024-03-02T00:00:00.000Z',
 			'2024-03-02T01:00:00.000Z',
 		]);
+		// Luxon DateTimes from expressions keep their instant.
+		expect(
+			await run('UTC', {
+				afterDate: "={{ DateTime.fromISO('2024-03-01T23:30:00', { zone: 'Europe/Berlin' }) }}",
+				beforeDate: "={{ DateTime.fromISO('2024-03-02T02:30:00', { zone: 'Europe/Berlin' }) }}",
+			}),
+		).toEqual(berlin);
 		// An explicit offset wins over the workflow zone.
 		expect(
 			await run('Asia/Tokyo', {
@@ -162,6 +169,23 @@ describe('Submission → Get Many: filters and options', () => {
 			'Item 0: "Submitted After" is not a readable date: "next tuesday"',
 		);
 		expect(result.items).toEqual([]);
+	});
+
+	it('passes on the service’s message for an invalid parameter', async () => {
+		const formId = await formWith(3);
+		const message = 'status must be one of: finished, in_progress; got "done"';
+		await control(sandbox(), 'POST', '/faults', {
+			failNext: {
+				count: 1,
+				status: 400,
+				method: 'GET',
+				body: { statusCode: 400, error: 'Bad Request', message },
+			},
+		});
+		const { result, listRequests } = await getMany(formId);
+		expect(result.error?.message).toBe(`Fillout rejected the request: ${message}`);
+		// A 400 is not retried.
+		expect(listRequests).toBe(1);
 	});
 
 	it('filters by status, search text, and adds edit links and previews', async () => {
