@@ -1,0 +1,238 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: waits with timers to see that no execution appears and that the sandbox's webhooks settle */
+/**
+ * The Fillout Trigger in a real n8n: activation registers exactly one webhook at the
+ * sandbox; a respondent's submission starts an execution with it; deliveries without
+ * the secret are refused; a restart leaves exactly one webhook that still delivers;
+ * deactivation removes it. With the API key, and with OAuth2 for the EU workspace.
+ */
+import { createApiKeyCredential, createOAuth2Credential } from './lib/credentials';
+import { http } from './lib/http';
+import { sandboxAccessToken } from './lib/oauth';
+import { sleep, waitFor } from './lib/processes';
+import type { QuestionSpec, SandboxWebhook, Submission } from './lib/sandbox';
+import {
+	NODE_NAMES,
+	productionWebhookUrl,
+	triggerWorkflow,
+	type CredentialRef,
+} from './lib/workflows';
+import { connectE2e, restartSharedN8n, unique, type E2eContext } from './support';
+
+const QUESTIONS: QuestionSpec[] = [
+	{ id: 'qName', name: 'Name', type: 'ShortAnswer' },
+	{ id: 'qEmail', name: 'Email', type: 'EmailInput' },
+	{ id: 'qScore', name: 'Score', type: 'NumberInput' },
+];
+
+let e2e: E2eContext;
+beforeAll(async () => {
+	e2e = await connectE2e();
+});
+
+/** The form's webhooks once they stop changing (activation runs partly in the background). */
+async function settledWebhooks(formId: string, atLeast = 0): Promise<SandboxWebhook[]> {
+	let previous = '';
+	let stableSince = Date.now();
+	return await waitFor(
+		async () => {
+			const list = await e2e.sandbox.webhooksOf(formId);
+			const key = JSON.stringify(list.map((webhook) => [webhook.id, webhook.url]));
+			if (key !== previous) {
+				previous = key;
+				stableSince = Date.now();
+				return undefined;
+			}
+			return list.length >= atLeast && Date.now() - stableSince >= 1_500 ? list : undefined;
+		},
+		{ timeoutMs: 60_000, intervalMs: 250, description: `the webhooks of form ${formId} to settle` },
+	);
+}
+
+async function executionCount(workflowId: string): Promise<number> {
+	return (await e2e.n8n.listExecutions({ workflowId })).length;
+}
+
+/** The trigger's item of the newest execution, after waiting for the `count`-th one. */
+async function newestTriggerItem(workflowId: string, count: number) {
+	const [newest] = await e2e.n8n.waitForExecutions(workflowId, count);
+	const execution = await e2e.n8n.getExecution(newest.id);
+	if (!execution) throw new Error(`execution ${newest.id} vanished`);
+	expect(execution.status).toBe('success');
+	expect(execution.mode).toBe('webhook');
+	expect(execution.items(NODE_NAMES.done)).toEqual(execution.items(NODE_NAMES.trigger));
+	return execution.items(NODE_NAMES.trigger);
+}
+
+describe('Fillout Trigger with the API key credential', () => {
+	let credential: CredentialRef;
+	let formId: string;
+	let formName: string;
+	let workflowId: string;
+	const webhookId = crypto.randomUUID();
+	let registered: SandboxWebhook;
+	let delivered: Submission;
+
+	beforeAll(async () => {
+		credential = await createApiKeyCredential(
+			e2e.n8n,
+			unique('trigger key'),
+			e2e.demo.apiKeys[0],
+			e2e.state.sandbox.origin,
+		);
+		formName = unique('e2e trigger form');
+		formId = (await e2e.sandbox.createForm({ name: formName, questions: QUESTIONS })).id;
+		workflowId = (
+			await e2e.n8n.createWorkflow(
+				triggerWorkflow({ name: unique('trigger'), credential, formId, webhookId }),
+			)
+		).id;
+	});
+
+	afterAll(async () => {
+		// Leave nothing active for other files, even when a test failed half-way.
+		await e2e.n8n.deactivateWorkflow(workflowId).catch(() => undefined);
+	});
+
+	it('activation registers exactly one webhook: n8n’s production address with a secret', async () => {
+		expect(await e2e.sandbox.webhooksOf(formId)).toEqual([]);
+		const activated = await e2e.n8n.activateWorkflow(workflowId);
+		expect(activated.active).toBe(true);
+
+		const webhooks = await settledWebhooks(formId, 1);
+		expect(webhooks).toHaveLength(1);
+		[registered] = webhooks;
+		const address = new URL(registered.url);
+		expect(`${address.origin}${address.pathname}`).toBe(
+			productionWebhookUrl(e2e.state.n8n.url, webhookId),
+		);
+		expect(address.searchParams.get('secret')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		expect(registered.account).toBe('acct_demo');
+	});
+
+	it('a respondent’s submission starts one execution with that submission', async () => {
+		expect(await executionCount(workflowId)).toBe(0);
+		const { submission, deliveries } = await e2e.sandbox.respond(formId, {
+			answers: { qName: 'Trigger Tester', qEmail: 'tester@example.com', qScore: 42 },
+		});
+		delivered = submission;
+		expect(deliveries).toEqual([
+			expect.objectContaining({ webhookId: registered.id, statusCode: 200 }),
+		]);
+
+		const items = await newestTriggerItem(workflowId, 1);
+		expect(items).toEqual([
+			expect.objectContaining({
+				submissionId: submission.submissionId,
+				submissionTime: submission.submissionTime,
+				Name: 'Trigger Tester',
+				Email: 'tester@example.com',
+				Score: 42,
+				formId,
+				formName,
+			}),
+		]);
+		expect(await executionCount(workflowId)).toBe(1);
+	});
+
+	it('a delivery without the secret, or with a wrong one, gets 401 and starts nothing', async () => {
+		const body = { formId, formName, submission: delivered };
+		const bare = productionWebhookUrl(e2e.state.n8n.url, webhookId);
+		const withoutSecret = await http('POST', bare, { json: body });
+		expect(withoutSecret.status).toBe(401);
+		const wrongSecret = await http('POST', `${bare}?secret=${'x'.repeat(43)}`, { json: body });
+		expect(wrongSecret.status).toBe(401);
+
+		// The right secret is accepted (the refusals above are about the secret alone).
+		await sleep(1_500);
+		expect(await executionCount(workflowId)).toBe(1);
+		const rightSecret = await http('POST', registered.url, { json: body });
+		expect(rightSecret.status).toBe(200);
+		await e2e.n8n.waitForExecutions(workflowId, 2);
+	});
+
+	it('after restarting n8n with the workflow active: exactly one webhook, and deliveries still work', async () => {
+		const before = await executionCount(workflowId);
+		await restartSharedN8n(e2e);
+		await e2e.n8n.login(e2e.state.owner);
+
+		const webhooks = await settledWebhooks(formId, 1);
+		expect(webhooks).toHaveLength(1);
+		[registered] = webhooks;
+		expect(new URL(registered.url).pathname).toBe(
+			new URL(productionWebhookUrl(e2e.state.n8n.url, webhookId)).pathname,
+		);
+
+		const { submission, deliveries } = await e2e.sandbox.respond(formId, {
+			answers: { qName: 'After Restart' },
+		});
+		expect(deliveries).toEqual([
+			expect.objectContaining({ webhookId: registered.id, statusCode: 200 }),
+		]);
+		const items = await newestTriggerItem(workflowId, before + 1);
+		expect(items).toEqual([
+			expect.objectContaining({ submissionId: submission.submissionId, Name: 'After Restart' }),
+		]);
+	});
+
+	it('deactivation removes the webhook; its address then starts nothing', async () => {
+		const before = await executionCount(workflowId);
+		const deactivated = await e2e.n8n.deactivateWorkflow(workflowId);
+		expect(deactivated.active).toBe(false);
+		expect(await settledWebhooks(formId)).toEqual([]);
+
+		const late = await http('POST', registered.url, {
+			json: { formId, formName, submission: delivered },
+		});
+		expect(late.status).toBe(404);
+		const { deliveries } = await e2e.sandbox.respond(formId, {});
+		expect(deliveries).toEqual([]);
+		await sleep(1_000);
+		expect(await executionCount(workflowId)).toBe(before);
+	});
+});
+
+describe('Fillout Trigger with the OAuth2 credential (EU workspace)', () => {
+	it('registers at the token’s base_url, delivers, and removes its webhook there', async () => {
+		const token = await sandboxAccessToken(e2e.state.sandbox.origin, e2e.oauthClient, {
+			account: 'acct_eu',
+		});
+		const credential = await createOAuth2Credential(
+			e2e.n8n,
+			unique('trigger oauth'),
+			e2e.state.sandbox.origin,
+			e2e.oauthClient,
+			token,
+		);
+		const formName = unique('e2e EU trigger form');
+		const formId = (
+			await e2e.sandbox.createForm({ name: formName, accountId: 'acct_eu', questions: QUESTIONS })
+		).id;
+		const workflowId = (
+			await e2e.n8n.createWorkflow(
+				triggerWorkflow({ name: unique('trigger eu'), credential, formId }),
+			)
+		).id;
+		try {
+			await e2e.n8n.activateWorkflow(workflowId);
+			const webhooks = await settledWebhooks(formId, 1);
+			expect(webhooks).toEqual([expect.objectContaining({ formId, account: 'acct_eu' })]);
+
+			const { submission, deliveries } = await e2e.sandbox.respond(formId, {
+				answers: { qName: 'Europa' },
+			});
+			expect(deliveries).toEqual([expect.objectContaining({ statusCode: 200 })]);
+			const items = await newestTriggerItem(workflowId, 1);
+			expect(items).toEqual([
+				expect.objectContaining({
+					submissionId: submission.submissionId,
+					Name: 'Europa',
+					formId,
+					formName,
+				}),
+			]);
+		} finally {
+			await e2e.n8n.deactivateWorkflow(workflowId);
+		}
+		expect(await settledWebhooks(formId)).toEqual([]);
+	});
+});
