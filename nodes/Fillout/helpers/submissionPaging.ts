@@ -156,10 +156,6 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (this.maxItems !== undefined && this.maxItems <= 0) this.mainDone = true;
 	}
 
-	/** How many requests have been planned so far. */
-	get requestCount(): number {
-		return this.requests;
-	}
 
 	/** The query to send next, or undefined when everything has been read. */
 	next(): PageQuery | undefined {
@@ -302,10 +298,10 @@ export class SubmissionPager<T extends PagedSubmission> {
 	private tieQuery(scan: TieScan): PageQuery {
 		const asc = this.sort === 'asc';
 		const from = this.cursorBound(scan.time, 'from');
-		const upTo = this.sort === 'asc' ? 'beforeDate' : 'afterDate';
+		const upTo = asc ? 'beforeDate' : 'afterDate';
 		// The instant alone: from `time` on, and not past it.
 		const past = asc ? scan.time + 1 : scan.time - 1;
-		const end = this.inclusiveBounds ? (asc ? scan.time : scan.time) : past;
+		const end = this.inclusiveBounds ? scan.time : past;
 		const query: PageQuery = {
 			limit: MAX_PAGE_SIZE,
 			sort: this.sort,
