@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: waits with timers to see that no execution appears and that the sandbox's webhooks settle */
 /**
  * The Fillout Trigger in a real n8n: activation registers exactly one webhook at the
  * sandbox; a respondent's submission starts an execution with it; deliveries without
@@ -13,6 +12,7 @@ import type { QuestionSpec, SandboxWebhook, Submission } from './lib/sandbox';
 import {
 	NODE_NAMES,
 	productionWebhookUrl,
+	testWebhookUrl,
 	triggerWorkflow,
 	type CredentialRef,
 } from './lib/workflows';
@@ -150,29 +150,36 @@ describe('Fillout Trigger with the API key credential', () => {
 		await e2e.n8n.waitForExecutions(workflowId, 2);
 	});
 
-	it('after restarting n8n with the workflow active: exactly one webhook, and deliveries still work', async () => {
-		const before = await executionCount(workflowId);
-		await restartSharedN8n(e2e);
-		await e2e.n8n.login(e2e.state.owner);
+	it.each([
+		['restarting', false],
+		['killing (a crash) and starting', true],
+	])(
+		'after %s n8n with the workflow active: exactly one webhook, and deliveries still work',
+		async (_how, kill) => {
+			const before = await executionCount(workflowId);
+			await restartSharedN8n(e2e, { kill });
+			await e2e.n8n.login(e2e.state.owner);
 
-		const webhooks = await settledWebhooks(formId, 1);
-		expect(webhooks).toHaveLength(1);
-		[registered] = webhooks;
-		expect(new URL(registered.url).pathname).toBe(
-			new URL(productionWebhookUrl(e2e.state.n8n.url, webhookId)).pathname,
-		);
+			const webhooks = await settledWebhooks(formId, 1);
+			expect(webhooks).toHaveLength(1);
+			[registered] = webhooks;
+			expect(new URL(registered.url).pathname).toBe(
+				new URL(productionWebhookUrl(e2e.state.n8n.url, webhookId)).pathname,
+			);
 
-		const { submission, deliveries } = await e2e.sandbox.respond(formId, {
-			answers: { qName: 'After Restart' },
-		});
-		expect(deliveries).toEqual([
-			expect.objectContaining({ webhookId: registered.id, statusCode: 200 }),
-		]);
-		const items = await newestTriggerItem(workflowId, before + 1);
-		expect(items).toEqual([
-			expect.objectContaining({ submissionId: submission.submissionId, Name: 'After Restart' }),
-		]);
-	});
+			const name = kill ? 'After Crash' : 'After Restart';
+			const { submission, deliveries } = await e2e.sandbox.respond(formId, {
+				answers: { qName: name },
+			});
+			expect(deliveries).toEqual([
+				expect.objectContaining({ webhookId: registered.id, statusCode: 200 }),
+			]);
+			const items = await newestTriggerItem(workflowId, before + 1);
+			expect(items).toEqual([
+				expect.objectContaining({ submissionId: submission.submissionId, Name: name }),
+			]);
+		},
+	);
 
 	it('deactivation removes the webhook; its address then starts nothing', async () => {
 		const before = await executionCount(workflowId);
@@ -229,6 +236,62 @@ describe('Fillout Trigger with the OAuth2 credential (EU workspace)', () => {
 					formId,
 					formName,
 				}),
+			]);
+		} finally {
+			await e2e.n8n.deactivateWorkflow(workflowId);
+		}
+		expect(await settledWebhooks(formId)).toEqual([]);
+	});
+});
+
+describe('Fillout Trigger: "Listen for test event" beside the active workflow', () => {
+	it('registers a second, test webhook, removes it after one event, and leaves the production one alone', async () => {
+		const credential = await createApiKeyCredential(
+			e2e.n8n,
+			unique('trigger test slot'),
+			e2e.demo.apiKeys[0],
+			e2e.state.sandbox.origin,
+		);
+		const formId = (
+			await e2e.sandbox.createForm({ name: unique('e2e test-slot form'), questions: QUESTIONS })
+		).id;
+		const webhookId = crypto.randomUUID();
+		const workflowId = (
+			await e2e.n8n.createWorkflow(
+				triggerWorkflow({ name: unique('trigger test slot'), credential, formId, webhookId }),
+			)
+		).id;
+		try {
+			await e2e.n8n.activateWorkflow(workflowId);
+			const [production] = await settledWebhooks(formId, 1);
+			const path = (url: string) => new URL(url).pathname;
+			expect(path(production.url)).toBe(path(productionWebhookUrl(e2e.state.n8n.url, webhookId)));
+
+			expect(await e2e.n8n.listenForTestEvent(workflowId, NODE_NAMES.trigger)).toBe(true);
+			const both = await settledWebhooks(formId, 2);
+			expect(both.map((webhook) => path(webhook.url)).sort()).toEqual(
+				[
+					path(productionWebhookUrl(e2e.state.n8n.url, webhookId)),
+					path(testWebhookUrl(e2e.state.n8n.url, webhookId)),
+				].sort(),
+			);
+
+			const { submission, deliveries } = await e2e.sandbox.respond(formId, {
+				answers: { qName: 'Both Slots' },
+			});
+			expect(deliveries.map((delivery) => delivery.statusCode)).toEqual([200, 200]);
+			const executions = await e2e.n8n.waitForExecutions(workflowId, 2);
+			expect(executions.map((execution) => execution.mode).sort()).toEqual(['manual', 'webhook']);
+			for (const summary of executions) {
+				const execution = await e2e.n8n.getExecution(summary.id);
+				expect(execution?.items(NODE_NAMES.trigger)).toEqual([
+					expect.objectContaining({ submissionId: submission.submissionId, Name: 'Both Slots' }),
+				]);
+			}
+
+			// One event ends the test listening: only the production webhook is left.
+			expect(await settledWebhooks(formId, 1)).toEqual([
+				expect.objectContaining({ id: production.id, url: production.url }),
 			]);
 		} finally {
 			await e2e.n8n.deactivateWorkflow(workflowId);

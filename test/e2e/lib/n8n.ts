@@ -84,6 +84,8 @@ export function n8nEnvironment(
 		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_SCHEDULER_SYSTEM_TASKS_ENABLED: 'false',
+		// Its refresh calls api.n8n.io, which is unreachable here (stack traces in the log).
+		N8N_DISABLED_MODULES: 'mcp-registry',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',

@@ -349,6 +349,20 @@ export class N8nClient {
 		return started.executionId;
 	}
 
+	/**
+	 * "Listen for test event" on a webhook trigger: n8n registers the test webhook
+	 * (`/webhook-test/...`) and waits for one event, then removes it. Resolves with
+	 * whether n8n is now waiting (false: it ran at once, e.g. from pinned data).
+	 */
+	async listenForTestEvent(id: string, triggerName: string): Promise<boolean> {
+		const answer = await this.rest<{ waitingForWebhook?: boolean; executionId?: string }>(
+			'POST',
+			`/workflows/${id}/run`,
+			{ triggerToStartFrom: { name: triggerName } },
+		);
+		return answer.waitingForWebhook === true;
+	}
+
 	async listExecutions(
 		filter: { workflowId?: string; status?: ExecutionStatus } = {},
 		limit = 100,

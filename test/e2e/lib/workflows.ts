@@ -131,6 +131,11 @@ export function triggerWorkflow(options: TriggerWorkflowOptions): WorkflowDefini
 	};
 }
 
+/** The address n8n listens on for "Listen for test event" (webhook-test/<id>/<path>). */
+export function testWebhookUrl(n8nUrl: string, webhookId: string, path = 'webhook'): string {
+	return `${n8nUrl.replace(/\/+$/, '')}/webhook-test/${webhookId}/${path}`;
+}
+
 /** The production webhook address n8n gives a trigger node (WEBHOOK_URL + webhook/<id>/<path>). */
 export function productionWebhookUrl(n8nUrl: string, webhookId: string, path = 'webhook'): string {
 	return `${n8nUrl.replace(/\/+$/, '')}/webhook/${webhookId}/${path}`;
