@@ -116,6 +116,17 @@ describe.each(cases)('Fillout node with $label', ({ accountId, setUp }) => {
 			actionWorkflow({ name: unique(name), credential, parameters, inputItems }),
 		);
 
+	/** Submission → Get Many on the big form with these parameters; the node's output. */
+	const listBig = async (name: string, parameters: Record<string, unknown>) =>
+		outputOf(
+			await run(name, {
+				resource: 'submission',
+				operation: 'getMany',
+				form: formById(bigFormId),
+				...parameters,
+			}),
+		);
+
 	beforeAll(async () => {
 		({ credential, check, bearer } = await setUp(e2e));
 		account = await e2e.sandbox.account(accountId);
@@ -193,14 +204,7 @@ describe.each(cases)('Fillout node with $label', ({ accountId, setUp }) => {
 	describe('submission', () => {
 		it('getMany, Return All: every finished submission, across pages, in order', async () => {
 			const before = (await e2e.sandbox.stats()).byKey[bearer]?.requests ?? {};
-			const items = outputOf(
-				await run('submissions all', {
-					resource: 'submission',
-					operation: 'getMany',
-					form: formById(bigFormId),
-					returnAll: true,
-				}),
-			);
+			const items = await listBig('submissions all', { returnAll: true });
 			const expected = await check.allSubmissions(bigFormId);
 			expect(expected).toHaveLength(GENERATED + searchIds.length);
 			expect(items).toHaveLength(GENERATED + searchIds.length);
@@ -222,43 +226,25 @@ describe.each(cases)('Fillout node with $label', ({ accountId, setUp }) => {
 		});
 
 		it('getMany, Limit 7: the seven oldest', async () => {
-			const items = outputOf(
-				await run('submissions limit', {
-					resource: 'submission',
-					operation: 'getMany',
-					form: formById(bigFormId),
-					returnAll: false,
-					limit: 7,
-				}),
-			);
+			const items = await listBig('submissions limit', { returnAll: false, limit: 7 });
 			expect(items.map((item) => item.submissionId)).toEqual(generated.submissionIds.slice(0, 7));
 		});
 
 		it('getMany, Filters → Search: only the submissions containing the text', async () => {
-			const items = outputOf(
-				await run('submissions search', {
-					resource: 'submission',
-					operation: 'getMany',
-					form: formById(bigFormId),
-					returnAll: true,
-					filters: { search: searchToken },
-				}),
-			);
+			const items = await listBig('submissions search', {
+				returnAll: true,
+				filters: { search: searchToken },
+			});
 			expect(items.map((item) => item.submissionId).sort()).toEqual([...searchIds].sort());
 			expect(items.map((item) => item.Name).sort()).toEqual(['Ada', 'Grace']);
 		});
 
 		it('getMany, Filters → Newest First, Limit 3: the three newest, newest first', async () => {
-			const items = outputOf(
-				await run('submissions newest', {
-					resource: 'submission',
-					operation: 'getMany',
-					form: formById(bigFormId),
-					returnAll: false,
-					limit: 3,
-					filters: { sort: 'desc' },
-				}),
-			);
+			const items = await listBig('submissions newest', {
+				returnAll: false,
+				limit: 3,
+				filters: { sort: 'desc' },
+			});
 			const all = await check.allSubmissions(bigFormId);
 			expect(items.map((item) => item.submissionId)).toEqual(
 				all
@@ -269,30 +255,20 @@ describe.each(cases)('Fillout node with $label', ({ accountId, setUp }) => {
 		});
 
 		it('getMany, Filters → Status In Progress and Submitted After', async () => {
-			const inProgress = outputOf(
-				await run('submissions in progress', {
-					resource: 'submission',
-					operation: 'getMany',
-					form: formById(bigFormId),
-					returnAll: true,
-					filters: { status: 'in_progress' },
-				}),
-			);
+			const inProgress = await listBig('submissions in progress', {
+				returnAll: true,
+				filters: { status: 'in_progress' },
+			});
 			expect(inProgress.map((item) => item.submissionId).sort()).toEqual([...inProgressIds].sort());
 
 			// Strictly after the 170th generated submission: the last three generated, and the two answered later.
 			const boundary = new Date(
 				Date.parse(generated.firstSubmissionTime) + 169 * STEP_MS,
 			).toISOString();
-			const after = outputOf(
-				await run('submissions after', {
-					resource: 'submission',
-					operation: 'getMany',
-					form: formById(bigFormId),
-					returnAll: true,
-					filters: { afterDate: boundary },
-				}),
-			);
+			const after = await listBig('submissions after', {
+				returnAll: true,
+				filters: { afterDate: boundary },
+			});
 			expect(after.map((item) => item.submissionId)).toEqual([
 				...generated.submissionIds.slice(170),
 				...searchIds,
