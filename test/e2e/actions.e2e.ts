@@ -13,6 +13,7 @@ import {
 	actionWorkflow,
 	formById,
 	formByUrl,
+	formFromList,
 	NODE_NAMES,
 	type CredentialRef,
 } from './lib/workflows';
@@ -111,9 +112,10 @@ describe.each(cases)('Fillout node with $label', ({ accountId, setUp }) => {
 		name: string,
 		parameters: Record<string, unknown>,
 		inputItems?: Array<Record<string, unknown>>,
+		onError?: 'continueRegularOutput',
 	) =>
 		await e2e.n8n.runOnce(
-			actionWorkflow({ name: unique(name), credential, parameters, inputItems }),
+			actionWorkflow({ name: unique(name), credential, parameters, inputItems, onError }),
 		);
 
 	/** Submission → Get Many on the big form with these parameters; the node's output. */
@@ -318,6 +320,28 @@ describe.each(cases)('Fillout node with $label', ({ accountId, setUp }) => {
 			expect(execution.error?.message).toMatch(/no-such-submission/);
 			expect(execution.error?.message).toMatch(/not found/i);
 			expect(execution.error?.httpCode).toBe('404');
+		});
+
+		it('get with On Error "Continue": the missing one becomes an error item, the others still come', async () => {
+			const [first, last] = [generated.submissionIds[0], generated.submissionIds[GENERATED - 1]];
+			const items = outputOf(
+				await run(
+					'submission get continue',
+					{
+						resource: 'submission',
+						operation: 'get',
+						form: formFromList(bigFormId, 'e2e big form'),
+						submissionId: '={{ $json.id }}',
+					},
+					[{ id: first }, { id: 'no-such-submission' }, { id: last }],
+					'continueRegularOutput',
+				),
+			);
+			expect(items).toEqual([
+				expect.objectContaining({ submissionId: first }),
+				expect.objectContaining({ error: expect.stringMatching(/no-such-submission.*not found/i) }),
+				expect.objectContaining({ submissionId: last }),
+			]);
 		});
 
 		it('create, mapped automatically: 23 items in requests of at most 10, all stored', async () => {

@@ -216,7 +216,7 @@ describe('Fillout Trigger with the OAuth2 credential (EU workspace)', () => {
 		).id;
 		const workflowId = (
 			await e2e.n8n.createWorkflow(
-				triggerWorkflow({ name: unique('trigger eu'), credential, formId }),
+				triggerWorkflow({ name: unique('trigger eu'), credential, formId, formName }),
 			)
 		).id;
 		try {

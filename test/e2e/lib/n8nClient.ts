@@ -44,6 +44,19 @@ export interface NodeDefinition {
 	[key: string]: unknown;
 }
 
+/** An editor request for a node's dynamic parameters. */
+export interface DynamicParametersRequest {
+	nodeType: string;
+	nodeVersion?: number;
+	/** The parameter asking, e.g. "parameters.form" or "parameters.columns". */
+	path: string;
+	methodName: string;
+	/** The node's current parameters (as the editor holds them). */
+	parameters: Record<string, unknown>;
+	/** The node's credentials: `{ filloutFormsApi: { id, name } }`. */
+	credentials: Record<string, { id: string; name: string }>;
+}
+
 export interface WorkflowDefinition {
 	name: string;
 	nodes: NodeDefinition[];
@@ -309,6 +322,51 @@ export class N8nClient {
 			'GET',
 			`/oauth2-credential/auth?id=${encodeURIComponent(credentialId)}`,
 		);
+	}
+
+	// --- editor requests (dynamic node parameters) --------------------------------------
+
+	/** What the editor asks while a node is open: list search, options, mapper columns. */
+	private async dynamicParameters<T>(
+		endpoint: 'options' | 'resource-locator-results' | 'resource-mapper-fields',
+		request: DynamicParametersRequest & { filter?: string; paginationToken?: string },
+	): Promise<T> {
+		return await this.rest<T>('POST', `/dynamic-node-parameters/${endpoint}`, {
+			path: request.path,
+			nodeTypeAndVersion: { name: request.nodeType, version: request.nodeVersion ?? 1 },
+			currentNodeParameters: request.parameters,
+			methodName: request.methodName,
+			credentials: request.credentials,
+			...(request.filter !== undefined ? { filter: request.filter } : {}),
+			...(request.paginationToken !== undefined
+				? { paginationToken: request.paginationToken }
+				: {}),
+		});
+	}
+
+	/** A "From List" search of a resource locator (`listSearch` method). */
+	async listSearch(
+		request: DynamicParametersRequest & { filter?: string; paginationToken?: string },
+	): Promise<{
+		results: Array<{ name: string; value: string; url?: string }>;
+		paginationToken?: unknown;
+	}> {
+		return await this.dynamicParameters('resource-locator-results', request);
+	}
+
+	/** The options of a dropdown (`loadOptions` method). */
+	async loadOptions(
+		request: DynamicParametersRequest,
+	): Promise<Array<{ name: string; value: string | number; description?: string }>> {
+		return await this.dynamicParameters('options', request);
+	}
+
+	/** The columns of a resource mapper (`resourceMapping` method). */
+	async resourceMapperFields(request: DynamicParametersRequest): Promise<{
+		fields: Array<{ id: string; displayName: string; type?: string; options?: unknown[] }>;
+		emptyFieldsNotice?: string;
+	}> {
+		return await this.dynamicParameters('resource-mapper-fields', request);
 	}
 
 	// --- workflows ---------------------------------------------------------------------

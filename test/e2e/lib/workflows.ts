@@ -23,13 +23,27 @@ export function formById(formId: string) {
 	return { __rl: true, mode: 'id', value: formId };
 }
 
+/** The "Form" parameter in "From List" mode, as the editor saves a pick from the list. */
+export function formFromList(formId: string, name: string) {
+	return {
+		__rl: true,
+		mode: 'list',
+		value: formId,
+		cachedResultName: name,
+		cachedResultUrl: `https://build.fillout.com/editor/${formId}`,
+	};
+}
+
+/** The node's `credentials` entry for a saved credential. */
+export function credentialsOf(
+	credential: CredentialRef,
+): Record<string, { id: string; name: string }> {
+	return { [credential.type]: { id: credential.id, name: credential.name } };
+}
+
 /** The "Form" parameter in "By URL" mode. */
 export function formByUrl(url: string) {
 	return { __rl: true, mode: 'url', value: url };
-}
-
-function credentialsOf(credential: CredentialRef): NodeDefinition['credentials'] {
-	return { [credential.type]: { id: credential.id, name: credential.name } };
 }
 
 export interface ActionWorkflowOptions {
@@ -90,6 +104,8 @@ export interface TriggerWorkflowOptions {
 	name: string;
 	credential: CredentialRef;
 	formId: string;
+	/** Given: the form is picked "From List" (as in the editor), else "By ID". */
+	formName?: string;
 	simplify?: boolean;
 	/** The trigger's webhook id (the editor gives every webhook node a UUID). */
 	webhookId?: string;
@@ -99,7 +115,10 @@ export interface TriggerWorkflowOptions {
 export function triggerWorkflow(options: TriggerWorkflowOptions): WorkflowDefinition {
 	const parameters: Record<string, unknown> = {
 		authentication: authenticationFor(options.credential),
-		form: formById(options.formId),
+		form:
+			options.formName === undefined
+				? formById(options.formId)
+				: formFromList(options.formId, options.formName),
 	};
 	if (options.simplify !== undefined) parameters.simplify = options.simplify;
 	return {
