@@ -1,0 +1,123 @@
+/**
+ * Scenario 2: import 1,000 submissions. A Code node makes the rows; the Fillout node's
+ * Create sends them 10 per request; the HTTP Request node sends one per item with the
+ * batching a user sets to stay under 5 requests per second.
+ */
+import type { CredentialRef, WorkflowDefinition } from '../test/e2e/lib';
+import type { BenchContext, BenchRow } from './context';
+import {
+	filloutCredential,
+	headerCredential,
+	QUESTION_IDS,
+	submissionCount,
+	type BenchAccount,
+} from './fixtures';
+import { runTimed } from './measure';
+import { requestFloor } from './stats';
+import {
+	outcomeOf,
+	prepareVariants,
+	transferRow,
+	warmUp,
+	type AnyCredential,
+	type Variant,
+	type VariantSetup,
+} from './variants';
+import {
+	BENCH_NODES,
+	filloutImportWorkflow,
+	httpImportWorkflow,
+	type HeaderCredentialRef,
+} from './workflows';
+
+export const SUBMISSIONS_PER_CREATE = 10;
+export const HTTP_BATCH_SIZE = 5;
+export const HTTP_BATCH_INTERVAL_MS = 1000;
+const CREATE_ROUTE = 'POST /v1/api/forms/:formId/submissions';
+const WARM_UP_ROWS = 10;
+
+interface ImportVariant extends Variant {
+	build(
+		name: string,
+		account: BenchAccount,
+		credential: AnyCredential,
+		count: number,
+	): WorkflowDefinition;
+}
+
+export const IMPORT_VARIANTS: ImportVariant[] = [
+	{
+		key: 'fillout',
+		label: 'Fillout: Create (10 per request)',
+		node: BENCH_NODES.fillout,
+		build: (name, account, credential, count) =>
+			filloutImportWorkflow(name, credential as CredentialRef, account.formId, count),
+		credential: async (ctx, account) => await filloutCredential(ctx.client, account),
+	},
+	{
+		key: 'http',
+		label: `HTTP Request: 1 per item, batch ${HTTP_BATCH_SIZE} / ${HTTP_BATCH_INTERVAL_MS} ms`,
+		node: BENCH_NODES.http,
+		build: (name, account, credential, count) =>
+			httpImportWorkflow(name, {
+				apiRoot: account.apiRoot,
+				formId: account.formId,
+				credential: credential as HeaderCredentialRef,
+				count,
+				batchSize: HTTP_BATCH_SIZE,
+				batchIntervalMs: HTTP_BATCH_INTERVAL_MS,
+				questionIds: QUESTION_IDS,
+			}),
+		credential: async (ctx, account) => await headerCredential(ctx.client, account),
+	},
+];
+
+export type ImportSetup = VariantSetup<ImportVariant>;
+
+export async function prepareImport(ctx: BenchContext): Promise<ImportSetup[]> {
+	return await prepareVariants(ctx, 'import', IMPORT_VARIANTS, 0, 0);
+}
+
+/** A warm-up import of 10 rows on another account (task runner, node code), then the run. */
+async function runVariant(ctx: BenchContext, setup: ImportSetup): Promise<BenchRow> {
+	const { variant, account } = setup;
+	const expected = ctx.sizes.importCount;
+	const floor = requestFloor(expected, SUBMISSIONS_PER_CREATE);
+	const notes = await warmUp(
+		ctx,
+		variant.build(
+			`bench import ${variant.key} warm-up`,
+			setup.warmAccount,
+			setup.warmCredential,
+			WARM_UP_ROWS,
+		),
+	);
+
+	ctx.log(`import ${variant.key}: running`);
+	const run = await runTimed(
+		ctx.client,
+		variant.build(`bench import ${variant.key}`, account, setup.credential, expected),
+	);
+	const outcome = await outcomeOf(
+		ctx,
+		run,
+		setup,
+		CREATE_ROUTE,
+		(execution) => execution.items(variant.node).length,
+	);
+	const stored = await submissionCount(ctx.control, account);
+	if (stored !== expected) notes.push(`${stored} submissions stored`);
+	return transferRow('import', setup, run, outcome, {
+		complete: stored === expected && outcome.value === expected,
+		items: outcome.value,
+		expected,
+		floor,
+		notes,
+	});
+}
+
+export async function runImport(ctx: BenchContext, setups: ImportSetup[]): Promise<BenchRow[]> {
+	const rows: BenchRow[] = [];
+	for (const setup of setups) rows.push(await runVariant(ctx, setup));
+	return rows;
+}

@@ -1,0 +1,104 @@
+/**
+ * Runs a workflow manually and times it by n8n's own execution record: `startedAt`
+ * and `stoppedAt` of the execution (the workflow's run, from its first node's start
+ * to its last node's end), as n8n stores them. Waiting polls the execution list, not
+ * the execution itself, so that a large result is not read out of n8n while memory
+ * is being sampled.
+ */
+import {
+	waitFor,
+	type ExecutionSummary,
+	type N8nClient,
+	type WorkflowDefinition,
+} from '../test/e2e/lib';
+
+export interface TimedRun {
+	workflowId: string;
+	executionId: string;
+	status: string;
+	startedAt: string;
+	stoppedAt: string;
+	/** stoppedAt - startedAt, from n8n's execution record */
+	wallMs: number;
+	/** From the run request to seeing the execution ended, on the benchmark's clock. */
+	clientMs: number;
+}
+
+const ENDED = (summary: ExecutionSummary) =>
+	!['new', 'running', 'waiting'].includes(summary.status) && summary.stoppedAt !== undefined;
+
+export async function runTimed(
+	client: N8nClient,
+	workflow: WorkflowDefinition,
+	timeoutMs = 600_000,
+): Promise<TimedRun> {
+	const created = await client.createWorkflow(workflow);
+	const began = Date.now();
+	const executionId = await client.runWorkflow(created.id);
+	const summary = await waitFor(
+		async () =>
+			(await client.listExecutions({ workflowId: created.id })).find(
+				(candidate) => String(candidate.id) === String(executionId) && ENDED(candidate),
+			),
+		{
+			timeoutMs,
+			intervalMs: 100,
+			description: `execution ${executionId} of "${workflow.name}"`,
+		},
+	);
+	const clientMs = Date.now() - began;
+	const startedAt = summary.startedAt ?? summary.createdAt;
+	const stoppedAt = summary.stoppedAt as string;
+	return {
+		workflowId: created.id,
+		executionId: String(executionId),
+		status: summary.status,
+		startedAt,
+		stoppedAt,
+		wallMs: Date.parse(stoppedAt) - Date.parse(startedAt),
+		clientMs,
+	};
+}
+
+/** Every execution of a workflow, following n8n's cursor in pages of 100 (newest first). */
+export async function listAllExecutions(
+	client: N8nClient,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
+	const all: ExecutionSummary[] = [];
+	let cursor: string | undefined;
+	for (let page = 0; page < 1000; page++) {
+		const query = new URLSearchParams({
+			filter: JSON.stringify({ workflowId }),
+			limit: '100',
+			...(cursor ? { cursor } : {}),
+		});
+		const answer = await client.rest<{
+			results: ExecutionSummary[];
+			nextCursor?: string | null;
+		}>('GET', `/executions?${query}`);
+		all.push(...answer.results);
+		cursor = answer.nextCursor ?? undefined;
+		if (!cursor || !answer.results.length) break;
+	}
+	const seen = new Set<string>();
+	return all.filter((summary) => !seen.has(String(summary.id)) && !!seen.add(String(summary.id)));
+}
+
+/** Runs `task` over `inputs` with at most `concurrency` at a time; results in input order. */
+export async function mapConcurrent<T, R>(
+	inputs: readonly T[],
+	concurrency: number,
+	task: (input: T, index: number) => Promise<R>,
+): Promise<R[]> {
+	const results = new Array<R>(inputs.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < inputs.length) {
+			const index = next++;
+			results[index] = await task(inputs[index], index);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, inputs.length) }, worker));
+	return results;
+}

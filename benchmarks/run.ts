@@ -1,0 +1,146 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- benchmark entry point: reads argv, writes results (node:fs/path), prints the table */
+/**
+ * `npm run bench`: issue 6's benchmarks in the real n8n of the end-to-end suite (the
+ * packed package installed as a community package) against the sandbox with Fillout's
+ * 5 requests per second and 80 ms added to every API request.
+ *
+ *   npm run bench                       # everything (about 8 minutes)
+ *   npm run bench -- --only export      # export, import, trigger (comma-separated)
+ *   npm run bench -- --quick            # smaller sizes, to try the harness
+ *
+ * Results also go to .tmp/bench/<date>.json and .tmp/bench/<date>.md.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { REPO_ROOT, startE2eEnvironment, type RunningN8n } from '../test/e2e/lib';
+import type { BenchContext, BenchRow, BenchSizes } from './context';
+import { prepareExport, runExport } from './export';
+import { prepareImport, runImport } from './import';
+import {
+	checkTargets,
+	describeMachine,
+	loadNow,
+	machineLine,
+	targetLines,
+	transferTable,
+	triggerTable,
+} from './report';
+import { prepareTrigger, runTrigger } from './trigger';
+
+const LATENCY_MS = 80;
+const RATE_LIMIT = 5;
+
+const FULL: BenchSizes = {
+	exportCount: 10_000,
+	importCount: 1_000,
+	triggerCount: 500,
+	triggerConcurrency: 20,
+};
+const QUICK: BenchSizes = {
+	exportCount: 1_500,
+	importCount: 100,
+	triggerCount: 60,
+	triggerConcurrency: 20,
+};
+
+type Scenario = 'export' | 'import' | 'trigger';
+
+function parseArgs(argv: string[]) {
+	const only = new Set<Scenario>(['export', 'import', 'trigger']);
+	let quick = false;
+	let keep = false;
+	for (let index = 0; index < argv.length; index++) {
+		const arg = argv[index];
+		if (arg === '--quick') quick = true;
+		else if (arg === '--keep') keep = true;
+		else if (arg === '--only') {
+			const chosen = (argv[++index] ?? '').split(',').filter(Boolean);
+			only.clear();
+			for (const name of chosen) {
+				if (!['export', 'import', 'trigger'].includes(name))
+					throw new Error(`unknown scenario ${name}`);
+				only.add(name as Scenario);
+			}
+		} else throw new Error(`unknown argument ${arg}`);
+	}
+	return { only, sizes: quick ? QUICK : FULL, quick, keep };
+}
+
+async function main(): Promise<void> {
+	const args = parseArgs(process.argv.slice(2));
+	const log = (line: string) =>
+		process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+	const began = Date.now();
+	const env = await startE2eEnvironment({
+		sandbox: { rateLimit: RATE_LIMIT },
+		log,
+	});
+	let n8n: RunningN8n = env.n8n;
+	try {
+		const machine = describeMachine(env.install.nodeBinary, env.install.version);
+		await env.sandbox.control.setFaults({ latencyMs: LATENCY_MS });
+		const ctx: BenchContext = {
+			env,
+			client: env.client,
+			control: env.sandbox.control,
+			sizes: args.sizes,
+			latencyMs: LATENCY_MS,
+			n8n: () => n8n,
+			restartN8n: async () => {
+				n8n = await n8n.restart();
+				return n8n;
+			},
+			log,
+		};
+
+		log('preparing accounts, forms, submissions and credentials');
+		const exportSetups = args.only.has('export') ? await prepareExport(ctx) : [];
+		const importSetups = args.only.has('import') ? await prepareImport(ctx) : [];
+		const triggerSetup = args.only.has('trigger') ? await prepareTrigger(ctx) : undefined;
+
+		const rows: BenchRow[] = [];
+		if (exportSetups.length) rows.push(...(await runExport(ctx, exportSetups)));
+		if (importSetups.length) rows.push(...(await runImport(ctx, importSetups)));
+		if (triggerSetup) rows.push(...(await runTrigger(ctx, triggerSetup)));
+		machine.loadAfter = loadNow();
+
+		const sizes = args.sizes;
+		const parts = [
+			`Machine: ${machineLine(machine)}`,
+			`Sandbox: ${RATE_LIMIT} requests/s per key, +${LATENCY_MS} ms per API request. Sizes: export ${sizes.exportCount}, import ${sizes.importCount}, trigger ${sizes.triggerCount} at ${sizes.triggerConcurrency} at a time${args.quick ? ' (QUICK)' : ''}.`,
+			"Wall = the execution's startedAt → stoppedAt in n8n's execution record. Memory = RSS of the n8n process group (main + task runners), sampled every 50 ms, in a fresh n8n per export variant; growth = peak − median of a 1.5 s baseline before the run.",
+		];
+		if (rows.some((row) => row.scenario !== 'trigger')) parts.push('', transferTable(rows));
+		if (rows.some((row) => row.scenario === 'trigger')) parts.push('', triggerTable(rows));
+		const notes = rows
+			.filter((row) => row.notes.length)
+			.map((row) => `- ${row.scenario} / ${row.variant}: ${row.notes.join('; ')}`);
+		if (notes.length) parts.push('', 'Notes:', ...notes);
+		parts.push('', 'Targets:', targetLines(checkTargets(rows)));
+		parts.push('', `Benchmark took ${((Date.now() - began) / 1000).toFixed(0)} s.`);
+		const text = parts.join('\n');
+		console.log(text);
+
+		const out = join(REPO_ROOT, '.tmp', 'bench');
+		mkdirSync(out, { recursive: true });
+		const stamp = machine.date.replace(/[:.]/g, '-');
+		writeFileSync(join(out, `${stamp}.json`), JSON.stringify({ machine, sizes, rows }, null, 2));
+		writeFileSync(join(out, `${stamp}.md`), `${text}\n`);
+		log(`results in ${join(out, stamp)}.{json,md}`);
+	} finally {
+		await n8n.stop();
+		await env.stop({
+			keepWorkDir: args.keep,
+			copyLogsTo: join(REPO_ROOT, '.tmp', 'bench', 'logs'),
+		});
+	}
+}
+
+main().then(
+	() => process.exit(0),
+	(error: unknown) => {
+		console.error(error);
+		process.exit(1);
+	},
+);

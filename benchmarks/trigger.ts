@@ -1,0 +1,260 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tool: polls the sandbox's delivery records on a timer (setInterval) */
+/**
+ * Scenario 3: 500 simulated respondents, 20 at a time, on one form with two webhooks:
+ * the Fillout Trigger's and an n8n Webhook node's (registered through the API like any
+ * subscriber). Every respondent's submission is delivered to both at once, so both
+ * see the same deliveries under the same load. Latency is from the start of the
+ * sandbox's POST (its delivery record `at`) to n8n's `stoppedAt` of the execution that
+ * carries that submission.
+ */
+import {
+	http,
+	NODE_NAMES,
+	waitFor,
+	type CredentialRef,
+	type ExecutionSummary,
+	type RespondResult,
+	type SandboxWebhook,
+} from '../test/e2e/lib';
+import type { BenchContext, BenchRow, TriggerFigures } from './context';
+import { benchAccount, filloutCredential, type BenchAccount } from './fixtures';
+import { listAllExecutions, mapConcurrent } from './measure';
+import { median, percentile } from './stats';
+import { BENCH_NODES, filloutTriggerWorkflow, webhookNodeUrl, webhookWorkflow } from './workflows';
+
+const WARM_UP_RESPONDENTS = 5;
+const RECORD_POLL_MS = 200;
+
+export interface TriggerSetup {
+	account: BenchAccount;
+	credential: CredentialRef;
+}
+
+export async function prepareTrigger(ctx: BenchContext): Promise<TriggerSetup> {
+	const account = await benchAccount(ctx.control, 'trigger', 0);
+	return { account, credential: await filloutCredential(ctx.client, account) };
+}
+
+interface Receiver {
+	key: 'fillout' | 'webhook';
+	label: string;
+	workflowId: string;
+	webhookId: number;
+	/** The node whose output carries the delivery. */
+	node: string;
+	/** The submission id an execution carries. */
+	submissionOf(items: Array<Record<string, unknown>>): string | undefined;
+}
+
+/** The start of every delivery, by webhook and submission, as the sandbox records them. */
+class DeliveryRecords {
+	readonly at = new Map<string, number>();
+
+	add(webhooks: SandboxWebhook[]): void {
+		for (const webhook of webhooks) {
+			for (const delivery of webhook.deliveries) {
+				this.at.set(`${webhook.id}|${delivery.submissionId}`, Date.parse(delivery.at));
+			}
+		}
+	}
+
+	get(webhookId: number, submissionId: string): number | undefined {
+		return this.at.get(`${webhookId}|${submissionId}`);
+	}
+}
+
+export async function runTrigger(ctx: BenchContext, setup: TriggerSetup): Promise<BenchRow[]> {
+	const { account, credential } = setup;
+	const { client, control } = ctx;
+	const total = ctx.sizes.triggerCount;
+
+	// The Fillout Trigger: activation registers its webhook at the sandbox.
+	const trigger = await client.createWorkflow(
+		filloutTriggerWorkflow('bench trigger: Fillout Trigger', credential, account.formId),
+	);
+	await client.activateWorkflow(trigger.id);
+	const triggerHooks = await waitFor(
+		async () => {
+			const hooks = await control.webhooksOf(account.formId);
+			return hooks.length === 1 ? hooks : undefined;
+		},
+		{ description: 'the Fillout Trigger webhook at the sandbox' },
+	);
+
+	// n8n's Webhook node, subscribed through the API the way a user would (curl / HTTP Request).
+	const { workflow, path } = webhookWorkflow('bench trigger: Webhook node');
+	const hook = await client.createWorkflow(workflow);
+	await client.activateWorkflow(hook.id);
+	const url = webhookNodeUrl(ctx.n8n().url, path);
+	const created = await http<{ id: number }>('POST', `${account.apiRoot}/webhook/create`, {
+		headers: { authorization: `Bearer ${account.apiKey}` },
+		json: { formId: account.formId, url },
+	});
+	if (created.status !== 200) {
+		throw new Error(`webhook/create answered ${created.status}: ${created.text}`);
+	}
+
+	const receivers: Receiver[] = [
+		{
+			key: 'fillout',
+			label: 'Fillout Trigger',
+			workflowId: trigger.id,
+			webhookId: triggerHooks[0].id,
+			node: NODE_NAMES.trigger,
+			submissionOf: (items) => items[0]?.submissionId as string | undefined,
+		},
+		{
+			key: 'webhook',
+			label: 'n8n Webhook node (POST, respond immediately)',
+			workflowId: hook.id,
+			webhookId: created.body.id,
+			node: BENCH_NODES.webhook,
+			submissionOf: (items) => {
+				const body = items[0]?.body as { submission?: { submissionId?: string } } | undefined;
+				return body?.submission?.submissionId;
+			},
+		},
+	];
+
+	// Warm-up: a few respondents one by one; their executions are left out of the figures.
+	const warmIds = new Set<string>();
+	for (let index = 0; index < WARM_UP_RESPONDENTS; index++) {
+		warmIds.add((await control.respond(account.formId)).submission.submissionId);
+	}
+	for (const receiver of receivers) {
+		await waitForEnded(ctx, receiver.workflowId, WARM_UP_RESPONDENTS);
+	}
+
+	// The measured respondents, 20 at a time, while the delivery records are collected
+	// (the sandbox keeps the last 100 per webhook).
+	ctx.log(`trigger: ${total} respondents, ${ctx.sizes.triggerConcurrency} at a time`);
+	const records = new DeliveryRecords();
+	let polling = Promise.resolve();
+	const poller = setInterval(() => {
+		polling = polling.then(async () => records.add(await control.webhooksOf(account.formId)));
+	}, RECORD_POLL_MS);
+	const sentAt = new Map<string, number>();
+	let results: RespondResult[];
+	try {
+		results = await mapConcurrent(
+			Array.from({ length: total }, (_, index) => index),
+			ctx.sizes.triggerConcurrency,
+			async () => {
+				const before = Date.now();
+				const result = await control.respond(account.formId);
+				sentAt.set(result.submission.submissionId, before);
+				return result;
+			},
+		);
+	} finally {
+		clearInterval(poller);
+	}
+	await polling;
+	records.add(await control.webhooksOf(account.formId));
+
+	const rows: BenchRow[] = [];
+	for (const receiver of receivers) {
+		const ended = await waitForEnded(
+			ctx,
+			receiver.workflowId,
+			WARM_UP_RESPONDENTS + total,
+			180_000,
+		).catch(async () => await listAllExecutions(client, receiver.workflowId));
+		const figures = await figuresOf(ctx, receiver, results, ended, warmIds, records, sentAt);
+		rows.push({
+			scenario: 'trigger',
+			variant: receiver.label,
+			ok: figures.missing === 0 && figures.deliveryFailures === 0 && figures.succeeded === total,
+			status: figures.succeeded === figures.executions ? 'success' : 'some failed',
+			items: figures.succeeded,
+			expectedItems: total,
+			trigger: figures,
+			notes:
+				figures.timedBySandbox < total
+					? [
+							`${total - figures.timedBySandbox} delivery starts from the benchmark's clock (sandbox record rolled over)`,
+						]
+					: [],
+		});
+	}
+	for (const receiver of receivers) await client.deactivateWorkflow(receiver.workflowId);
+	return rows;
+}
+
+async function waitForEnded(
+	ctx: BenchContext,
+	workflowId: string,
+	count: number,
+	timeoutMs = 60_000,
+): Promise<ExecutionSummary[]> {
+	return await waitFor(
+		async () => {
+			const list = await listAllExecutions(ctx.client, workflowId);
+			const ended = list.filter(
+				(summary) => !['new', 'running', 'waiting'].includes(summary.status),
+			);
+			return ended.length >= count ? ended : undefined;
+		},
+		{
+			timeoutMs,
+			intervalMs: 500,
+			description: `${count} executions of workflow ${workflowId}`,
+		},
+	);
+}
+
+async function figuresOf(
+	ctx: BenchContext,
+	receiver: Receiver,
+	results: RespondResult[],
+	executions: ExecutionSummary[],
+	warmIds: Set<string>,
+	records: DeliveryRecords,
+	sentAt: Map<string, number>,
+): Promise<TriggerFigures> {
+	// Which submission each execution carries (from its data), and when it stopped.
+	const bySubmission = new Map<string, ExecutionSummary>();
+	const carried = await mapConcurrent(executions, 4, async (summary) => {
+		const execution = await ctx.client.getExecution(String(summary.id));
+		try {
+			return execution ? receiver.submissionOf(execution.items(receiver.node)) : undefined;
+		} catch {
+			return undefined;
+		}
+	});
+	executions.forEach((summary, index) => {
+		const id = carried[index];
+		if (id !== undefined && !warmIds.has(id)) bySubmission.set(id, summary);
+	});
+
+	let deliveryFailures = 0;
+	let missing = 0;
+	let timedBySandbox = 0;
+	const latencies: number[] = [];
+	for (const result of results) {
+		const submissionId = result.submission.submissionId;
+		const delivery = result.deliveries.find((entry) => entry.webhookId === receiver.webhookId);
+		if (!delivery || delivery.statusCode !== 200) deliveryFailures++;
+		const summary = bySubmission.get(submissionId);
+		if (!summary || summary.status !== 'success' || !summary.stoppedAt) {
+			missing++;
+			continue;
+		}
+		let start = records.get(receiver.webhookId, submissionId);
+		if (start !== undefined) timedBySandbox++;
+		else start = sentAt.get(submissionId);
+		if (start !== undefined) latencies.push(Date.parse(summary.stoppedAt) - start);
+	}
+	const measured = [...bySubmission.values()];
+	return {
+		deliveries: results.length,
+		deliveryFailures,
+		executions: measured.length,
+		succeeded: measured.filter((summary) => summary.status === 'success').length,
+		missing,
+		medianMs: median(latencies),
+		p99Ms: percentile(latencies, 99),
+		maxMs: latencies.length ? Math.max(...latencies) : undefined,
+		timedBySandbox,
+	};
+}

@@ -1,0 +1,36 @@
+import { median, percentile, ratio, requestFloor } from '../../benchmarks/stats';
+
+describe('benchmark stats', () => {
+	it('the floors of issue 6: 10,000 read 150 at a time, 1,000 created 10 at a time', () => {
+		expect(requestFloor(10_000, 150)).toEqual({ requests: 67, seconds: 13.4 });
+		expect(requestFloor(1_000, 10)).toEqual({ requests: 100, seconds: 20 });
+		expect(requestFloor(0, 150)).toEqual({ requests: 1, seconds: 0.2 });
+	});
+
+	it('median of odd and even counts, unsorted input, non-finite values ignored', () => {
+		expect(median([3, 1, 2])).toBe(2);
+		expect(median([4, 1, 3, 2])).toBe(2.5);
+		expect(median([5, Number.NaN])).toBe(5);
+		expect(median([])).toBeUndefined();
+	});
+
+	it('percentile by nearest rank', () => {
+		const hundred = Array.from({ length: 100 }, (_, index) => 100 - index); // 100 … 1
+		expect(percentile(hundred, 99)).toBe(99);
+		expect(percentile(hundred, 100)).toBe(100);
+		expect(percentile(hundred, 50)).toBe(50);
+		expect(percentile(hundred, 1)).toBe(1);
+		// 500 values: the 495th smallest
+		const fiveHundred = Array.from({ length: 500 }, (_, index) => index + 1);
+		expect(percentile(fiveHundred, 99)).toBe(495);
+		expect(percentile([7], 99)).toBe(7);
+		expect(percentile([], 99)).toBeUndefined();
+		expect(() => percentile([1], 0)).toThrow(RangeError);
+	});
+
+	it('ratio is undefined without a divisor', () => {
+		expect(ratio(3, 2)).toBe(1.5);
+		expect(ratio(3, 0)).toBeUndefined();
+		expect(ratio(undefined, 2)).toBeUndefined();
+	});
+});
