@@ -280,6 +280,16 @@ export class SandboxControl {
 		return await this.call('DELETE', '/faults');
 	}
 
+	/** Registers an OAuth app (e.g. with exactly n8n's callback as its redirect URI). */
+	async createOAuthClient(body: {
+		redirectUris: string[];
+		clientId?: string;
+		clientSecret?: string;
+		name?: string;
+	}): Promise<{ clientId: string; clientSecret: string; name: string; redirectUris: string[] }> {
+		return await this.call('POST', '/oauth/clients', body);
+	}
+
 	async createAccount(body: { apiKey?: string; basePath?: string; name?: string } = {}): Promise<{
 		id: string;
 		name: string;
