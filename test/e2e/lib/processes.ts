@@ -5,7 +5,7 @@
  * with whatever it started (n8n's task runners) and no pipe keeps jest waiting.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 export interface ManagedProcess {
@@ -30,6 +30,24 @@ export interface SpawnOptions {
 	env: NodeJS.ProcessEnv;
 	/** stdout and stderr are appended here. */
 	logFile: string;
+	/** Append the group's id to this file (default: the file named in FILLOUT_E2E_PIDS). */
+	pidFile?: string;
+}
+
+/**
+ * Names a file to which every process group started here is appended at once, so that
+ * a cleanup in another module (jest's global setup and teardown, while a test file
+ * restarts n8n) can end them all, even ones still starting.
+ */
+export const PID_FILE_VARIABLE = 'FILLOUT_E2E_PIDS';
+
+/** The group ids recorded in a pid file (none when it does not exist). */
+export function readPidFile(file: string | undefined): number[] {
+	if (!file || !existsSync(file)) return [];
+	return readFileSync(file, 'utf8')
+		.split('\n')
+		.map((line) => Number(line.trim()))
+		.filter((pid) => Number.isInteger(pid) && pid > 1);
 }
 
 export function spawnManaged(
@@ -48,6 +66,8 @@ export function spawnManaged(
 		});
 		if (child.pid === undefined) throw new Error(`could not start ${command}`);
 		const pid = child.pid;
+		const pidFile = options.pidFile ?? process.env[PID_FILE_VARIABLE];
+		if (pidFile) appendFileSync(pidFile, `${pid}\n`);
 		const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
 			(resolve) => {
 				child.once('exit', (code, signal) => {

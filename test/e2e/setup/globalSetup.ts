@@ -1,29 +1,43 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test-only: jest global setup; shares the state file path through process.env and kills the child processes on exit or signals */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test-only: jest global setup; shares file paths through process.env and kills the child processes on exit or signals */
 /**
  * Starts one n8n and one sandbox for all end-to-end test files (they run in band) and
- * writes how to reach them to a state file (path in FILLOUT_E2E_STATE). The teardown
- * stops them; exit and signal handlers kill them if jest ends some other way.
+ * writes how to reach them to a state file (path in FILLOUT_E2E_STATE). Every process
+ * group started, here or by a test file (an n8n restart), is recorded at once in a pid
+ * file (FILLOUT_E2E_PIDS): the teardown stops them all, and exit and signal handlers
+ * kill them if jest ends some other way, even half-way through a start.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { connectionOf } from '../lib/n8n';
-import { killGroupsNow } from '../lib/processes';
-import { readStateIfAny, STATE_VARIABLE, writeState, type E2eState } from '../lib/state';
 import { startE2eEnvironment } from '../lib/environment';
-
-function killFromStateFile(file: string): void {
-	const state = readStateIfAny(file);
-	if (state) killGroupsNow([state.n8n.pid, state.sandbox.pid]);
-}
+import { connectionOf } from '../lib/n8n';
+import { killGroupsNow, PID_FILE_VARIABLE, readPidFile } from '../lib/processes';
+import { STATE_VARIABLE, writeState, type E2eState } from '../lib/state';
 
 export default async function globalSetup(): Promise<void> {
 	const started = Date.now();
+	const workDir = mkdtempSync(join(tmpdir(), 'fillout-e2e-'));
+	const pidFile = join(workDir, 'pids');
+	process.env[PID_FILE_VARIABLE] = pidFile;
+
+	const killAll = () => killGroupsNow(readPidFile(pidFile));
+	process.once('exit', killAll);
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.once(signal, () => {
+			killAll();
+			if (process.env.FILLOUT_E2E_KEEP !== '1') rmSync(workDir, { recursive: true, force: true });
+			process.kill(process.pid, signal);
+		});
+	}
+
 	const environment = await startE2eEnvironment({
+		workDir,
 		log: (line) => process.stderr.write(`\n[e2e] ${line}`),
 	});
-	const file = join(environment.workDir, 'state.json');
+	const file = join(workDir, 'state.json');
 	const state: E2eState = {
-		workDir: environment.workDir,
+		workDir,
 		n8n: connectionOf(environment.n8n),
 		sandbox: {
 			origin: environment.sandbox.origin,
@@ -39,14 +53,5 @@ export default async function globalSetup(): Promise<void> {
 	};
 	writeState(state, file);
 	process.env[STATE_VARIABLE] = file;
-
-	// The test files may restart n8n (new pid): read the file at the last moment.
-	process.once('exit', () => killFromStateFile(file));
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-		process.once(signal, () => {
-			killFromStateFile(file);
-			process.kill(process.pid, signal);
-		});
-	}
 	process.stderr.write(`\n[e2e] ready in ${Date.now() - started} ms (state: ${file})\n`);
 }
