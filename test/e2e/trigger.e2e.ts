@@ -10,6 +10,7 @@ import { sandboxAccessToken } from './lib/oauth';
 import { sleep, waitFor } from './lib/processes';
 import type { QuestionSpec, SandboxWebhook, Submission } from './lib/sandbox';
 import {
+	formById,
 	NODE_NAMES,
 	productionWebhookUrl,
 	testWebhookUrl,
@@ -297,5 +298,69 @@ describe('Fillout Trigger: "Listen for test event" beside the active workflow', 
 			await e2e.n8n.deactivateWorkflow(workflowId);
 		}
 		expect(await settledWebhooks(formId)).toEqual([]);
+	});
+});
+
+describe('Fillout Trigger: two workflows on one form, and a form changed while active', () => {
+	it('each workflow keeps its own webhook; publishing another form moves only that one', async () => {
+		const credential = await createApiKeyCredential(
+			e2e.n8n,
+			unique('trigger changes'),
+			e2e.demo.apiKeys[0],
+			e2e.state.sandbox.origin,
+		);
+		const newForm = async (label: string) =>
+			(await e2e.sandbox.createForm({ name: unique(label), questions: QUESTIONS })).id;
+		const [shared, other] = [await newForm('e2e shared form'), await newForm('e2e other form')];
+		const create = async (label: string) =>
+			(
+				await e2e.n8n.createWorkflow(
+					triggerWorkflow({ name: unique(label), credential, formId: shared }),
+				)
+			).id;
+		const [first, second] = [await create('trigger first'), await create('trigger second')];
+		try {
+			await e2e.n8n.activateWorkflow(first);
+			await e2e.n8n.activateWorkflow(second);
+			expect(await settledWebhooks(shared, 2)).toHaveLength(2);
+
+			const both = await e2e.sandbox.respond(shared, { answers: { qName: 'Shared' } });
+			expect(both.deliveries.map((delivery) => delivery.statusCode)).toEqual([200, 200]);
+			for (const workflowId of [first, second]) {
+				expect(await newestTriggerItem(workflowId, 1)).toEqual([
+					expect.objectContaining({ submissionId: both.submission.submissionId }),
+				]);
+			}
+
+			// The first workflow now listens to the other form: save, then publish.
+			const saved = await e2e.n8n.getWorkflow(first);
+			const nodes = saved.nodes.map((node) =>
+				node.name === NODE_NAMES.trigger
+					? { ...node, parameters: { ...node.parameters, form: formById(other) } }
+					: node,
+			);
+			const updated = await e2e.n8n.updateWorkflow(first, { nodes });
+			await e2e.n8n.activateWorkflow(first, updated.versionId);
+
+			expect(await settledWebhooks(other, 1)).toHaveLength(1);
+			const left = await settledWebhooks(shared, 1);
+			expect(left).toHaveLength(1);
+			const moved = await e2e.sandbox.respond(other, { answers: { qName: 'Moved' } });
+			expect(moved.deliveries.map((delivery) => delivery.statusCode)).toEqual([200]);
+			expect(await newestTriggerItem(first, 2)).toEqual([
+				expect.objectContaining({ submissionId: moved.submission.submissionId, formId: other }),
+			]);
+			const stayed = await e2e.sandbox.respond(shared, { answers: { qName: 'Stayed' } });
+			expect(stayed.deliveries.map((delivery) => delivery.statusCode)).toEqual([200]);
+			expect(await newestTriggerItem(second, 2)).toEqual([
+				expect.objectContaining({ submissionId: stayed.submission.submissionId, formId: shared }),
+			]);
+			expect(await executionCount(first)).toBe(2);
+		} finally {
+			await e2e.n8n.deactivateWorkflow(first);
+			await e2e.n8n.deactivateWorkflow(second);
+		}
+		expect(await settledWebhooks(shared)).toEqual([]);
+		expect(await settledWebhooks(other)).toEqual([]);
 	});
 });

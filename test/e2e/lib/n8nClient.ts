@@ -379,6 +379,15 @@ export class N8nClient {
 		return await this.rest('GET', `/workflows/${id}`);
 	}
 
+	/**
+	 * Saves changes (nodes, connections, name, settings …) as a new version. An active
+	 * workflow keeps running its published version until `activateWorkflow` publishes
+	 * the new one (n8n 2.x).
+	 */
+	async updateWorkflow(id: string, changes: Partial<WorkflowDefinition>): Promise<WorkflowRecord> {
+		return await this.rest('PATCH', `/workflows/${id}`, changes);
+	}
+
 	/** Archives (n8n 2.x wants that first) and deletes. */
 	async deleteWorkflow(id: string): Promise<void> {
 		const workflow = await this.getWorkflow(id);
