@@ -238,6 +238,21 @@ describe('Fillout Trigger with the OAuth2 credential (EU workspace)', () => {
 					formName,
 				}),
 			]);
+
+			// A bare delivery (the documented shape, without formId and formName) reads the same.
+			await e2e.sandbox.updateWebhook(webhooks[0].id, { shape: 'bare' });
+			const bare = await e2e.sandbox.respond(formId, { answers: { qName: 'Bare' } });
+			expect(bare.deliveries).toEqual([
+				expect.objectContaining({ shape: 'bare', statusCode: 200 }),
+			]);
+			expect(await newestTriggerItem(workflowId, 2)).toEqual([
+				expect.objectContaining({
+					submissionId: bare.submission.submissionId,
+					Name: 'Bare',
+					formId,
+					formName,
+				}),
+			]);
 		} finally {
 			await e2e.n8n.deactivateWorkflow(workflowId);
 		}

@@ -238,6 +238,14 @@ export class SandboxControl {
 		return (await this.webhooks()).filter((webhook) => webhook.formId === formId);
 	}
 
+	/** Changes how a webhook is delivered: the live wrapped shape or the bare Submission. */
+	async updateWebhook(
+		id: number,
+		changes: { shape?: 'wrapped' | 'bare'; timeoutMs?: number },
+	): Promise<SandboxWebhook> {
+		return await this.call('PATCH', `/webhooks/${id}`, changes);
+	}
+
 	async createForm(form: NewForm): Promise<FormMetadata> {
 		return await this.call('POST', '/forms', form);
 	}
