@@ -33,7 +33,7 @@ export default async function globalSetup(): Promise<void> {
 
 	const environment = await startE2eEnvironment({
 		workDir,
-		log: (line) => process.stderr.write(`\n[e2e] ${line}`),
+		log: (line) => process.stderr.write(`\n[e2e] ${line}\n`),
 	});
 	const file = join(workDir, 'state.json');
 	const state: E2eState = {
