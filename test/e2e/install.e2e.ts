@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 import { createApiKeyCredential } from './lib/credentials';
 import { NODE_TYPES, PACKAGE_NAME } from './lib/paths';
+import { actionWorkflow, NODE_NAMES } from './lib/workflows';
 import { connectE2e, unique, type E2eContext } from './support';
 
 let e2e: E2eContext;
@@ -85,5 +86,35 @@ describe('the community package', () => {
 		const refused = await e2e.n8n.testCredential(wrong);
 		expect(refused.status).toBe('Error');
 		expect(refused.message).toMatch(/refused the API key/);
+	});
+
+	it('a saved workflow, exported and imported again, runs the same', async () => {
+		const credential = await createApiKeyCredential(
+			e2e.n8n,
+			unique('key import'),
+			e2e.demo.apiKeys[0],
+			e2e.state.sandbox.origin,
+		);
+		const original = await e2e.n8n.createWorkflow(
+			actionWorkflow({
+				name: unique('export me'),
+				credential,
+				parameters: { resource: 'form', operation: 'getMany', returnAll: true },
+			}),
+		);
+		const exported = JSON.parse(JSON.stringify(await e2e.n8n.getWorkflow(original.id)));
+		const imported = await e2e.n8n.importWorkflow(exported);
+		expect(imported.id).not.toBe(original.id);
+		expect(imported.active).toBe(false);
+
+		const runs = [];
+		for (const id of [original.id, imported.id]) {
+			runs.push(await e2e.n8n.waitForExecution(await e2e.n8n.runWorkflow(id)));
+		}
+		for (const run of runs) expect(run.status).toBe('success');
+		expect(runs[1].items(NODE_NAMES.fillout)).toEqual(runs[0].items(NODE_NAMES.fillout));
+		expect(runs[0].items(NODE_NAMES.fillout).map((form) => form.formId)).toEqual(
+			e2e.demo.forms.map((form) => form.formId),
+		);
 	});
 });

@@ -375,6 +375,25 @@ export class N8nClient {
 		return await this.rest('POST', '/workflows', { settings: {}, ...workflow });
 	}
 
+	/**
+	 * Imports an exported workflow (a file from "Download", or `getWorkflow`'s answer) as
+	 * a new, inactive workflow: what identifies or activates the original (id, versionId,
+	 * active, static data, dates, sharing, tags) is left out, as the editor's "Import" does.
+	 */
+	async importWorkflow(
+		exported: WorkflowDefinition & Record<string, unknown>,
+	): Promise<WorkflowRecord> {
+		const { name, nodes, connections, settings, pinData, meta } = exported;
+		return await this.createWorkflow({
+			name,
+			nodes,
+			connections,
+			settings,
+			...(pinData ? { pinData } : {}),
+			...(meta ? { meta } : {}),
+		} as WorkflowDefinition);
+	}
+
 	async getWorkflow(id: string): Promise<WorkflowRecord> {
 		return await this.rest('GET', `/workflows/${id}`);
 	}
