@@ -151,6 +151,7 @@ export async function runTrigger(ctx: BenchContext, setup: TriggerSetup): Promis
 	}
 	await polling;
 	records.add(await control.webhooksOf(account.formId));
+	ctx.log('trigger: all respondents answered; waiting for the executions');
 
 	const rows: BenchRow[] = [];
 	for (const receiver of receivers) {
@@ -160,6 +161,7 @@ export async function runTrigger(ctx: BenchContext, setup: TriggerSetup): Promis
 			WARM_UP_RESPONDENTS + total,
 			180_000,
 		).catch(async () => await listAllExecutions(client, receiver.workflowId));
+		ctx.log(`trigger: reading ${ended.length} executions of ${receiver.label}`);
 		const figures = await figuresOf(ctx, receiver, results, ended, warmIds, records, sentAt);
 		rows.push({
 			scenario: 'trigger',
@@ -214,7 +216,7 @@ async function figuresOf(
 ): Promise<TriggerFigures> {
 	// Which submission each execution carries (from its data), and when it stopped.
 	const bySubmission = new Map<string, ExecutionSummary>();
-	const carried = await mapConcurrent(executions, 4, async (summary) => {
+	const carried = await mapConcurrent(executions, 6, async (summary) => {
 		const execution = await ctx.client.getExecution(String(summary.id));
 		try {
 			return execution ? receiver.submissionOf(execution.items(receiver.node)) : undefined;
