@@ -3,31 +3,31 @@
  * OAuth popup, the node creator and the node details view. Selectors are the editor's
  * own `data-test-id`s.
  */
-import type { BrowserContext, Locator, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 
-import type { Owner } from "../lib/n8nClient";
+import type { Owner } from '../lib/n8nClient';
 
 /** Signs in through the editor's login form; resolves on the page it lands on. */
 export async function signInThroughForm(
-  page: Page,
-  n8nUrl: string,
-  owner: Pick<Owner, "email" | "password">,
+	page: Page,
+	n8nUrl: string,
+	owner: Pick<Owner, 'email' | 'password'>,
 ): Promise<void> {
-  await page.goto(`${n8nUrl}/signin`);
-  await page.locator('input[name="emailOrLdapLoginId"]').fill(owner.email);
-  await page.locator('input[name="password"]').fill(owner.password);
-  await page.locator('[data-test-id="form-submit-button"]').click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+	await page.goto(`${n8nUrl}/signin`);
+	await page.locator('input[name="emailOrLdapLoginId"]').fill(owner.email);
+	await page.locator('input[name="password"]').fill(owner.password);
+	await page.locator('[data-test-id="form-submit-button"]').click();
+	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
 }
 
 /** Gives the browser an existing session (`n8n-auth=…` from N8nClient.sessionCookie). */
 export async function useSession(
-  context: BrowserContext,
-  n8nUrl: string,
-  cookie: string,
+	context: BrowserContext,
+	n8nUrl: string,
+	cookie: string,
 ): Promise<void> {
-  const [name, ...rest] = cookie.split("=");
-  await context.addCookies([{ name, value: rest.join("="), url: n8nUrl }]);
+	const [name, ...rest] = cookie.split('=');
+	await context.addCookies([{ name, value: rest.join('='), url: n8nUrl }]);
 }
 
 /**
@@ -35,115 +35,91 @@ export async function useSession(
  * when no dialog of the test's own is open.
  */
 export async function dismissPopups(page: Page): Promise<void> {
-  for (const close of await page
-    .locator(".el-notification__closeBtn:visible")
-    .all()) {
-    await close.click().catch(() => undefined);
-  }
-  for (const close of await page
-    .locator(".el-overlay:visible .el-dialog__headerbtn")
-    .all()) {
-    await close.click().catch(() => undefined);
-  }
-  await page
-    .locator(".el-notification:visible")
-    .first()
-    .waitFor({ state: "detached", timeout: 5_000 })
-    .catch(() => undefined);
+	for (const close of await page.locator('.el-notification__closeBtn:visible').all()) {
+		await close.click().catch(() => undefined);
+	}
+	for (const close of await page.locator('.el-overlay:visible .el-dialog__headerbtn').all()) {
+		await close.click().catch(() => undefined);
+	}
+	await page
+		.locator('.el-notification:visible')
+		.first()
+		.waitFor({ state: 'detached', timeout: 5_000 })
+		.catch(() => undefined);
 }
 
 // --- credentials ------------------------------------------------------------------------
 
 /** Credentials → Create credential → the type → Continue; the dialog that opens. */
 export async function openNewCredentialDialog(
-  page: Page,
-  n8nUrl: string,
-  typeDisplayName: string,
+	page: Page,
+	n8nUrl: string,
+	typeDisplayName: string,
 ): Promise<Locator> {
-  await page.goto(`${n8nUrl}/home/credentials`);
-  await page.locator('[data-test-id="add-resource-credential"]').click();
-  await page.keyboard.type(typeDisplayName);
-  await page
-    .locator('[data-test-id="new-credential-type-select-option"]')
-    .filter({
-      hasText: new RegExp(`^\\s*${escapeRegExp(typeDisplayName)}\\s*$`),
-    })
-    .click();
-  await page.locator('[data-test-id="new-credential-type-button"]').click();
-  const dialog = page.locator('[data-test-id="editCredential-modal"]');
-  await dialog.waitFor();
-  return dialog;
+	await page.goto(`${n8nUrl}/home/credentials`);
+	await page.locator('[data-test-id="add-resource-credential"]').click();
+	await page.keyboard.type(typeDisplayName);
+	await page
+		.locator('[data-test-id="new-credential-type-select-option"]')
+		.filter({
+			hasText: new RegExp(`^\\s*${escapeRegExp(typeDisplayName)}\\s*$`),
+		})
+		.click();
+	await page.locator('[data-test-id="new-credential-type-button"]').click();
+	const dialog = page.locator('[data-test-id="editCredential-modal"]');
+	await dialog.waitFor();
+	return dialog;
 }
 
-export async function renameCredential(
-  page: Page,
-  dialog: Locator,
-  name: string,
-): Promise<void> {
-  await dialog.locator('[data-test-id="credential-name"]').click();
-  const input = dialog.locator('[data-test-id="inline-edit-input"]');
-  await input.fill(name);
-  await input.press("Enter");
-  await dialog
-    .locator('[data-test-id="credential-name"]')
-    .filter({ hasText: name })
-    .waitFor();
+export async function renameCredential(page: Page, dialog: Locator, name: string): Promise<void> {
+	await dialog.locator('[data-test-id="credential-name"]').click();
+	const input = dialog.locator('[data-test-id="inline-edit-input"]');
+	await input.fill(name);
+	await input.press('Enter');
+	await dialog.locator('[data-test-id="credential-name"]').filter({ hasText: name }).waitFor();
 }
 
 /** Types into a text parameter of the dialog or a node (`parameter-input-<name>`). */
-export async function fillParameter(
-  scope: Locator,
-  name: string,
-  value: string,
-): Promise<void> {
-  await scope
-    .locator(`[data-test-id="parameter-input-${name}"] input`)
-    .first()
-    .fill(value);
+export async function fillParameter(scope: Locator, name: string, value: string): Promise<void> {
+	await scope.locator(`[data-test-id="parameter-input-${name}"] input`).first().fill(value);
 }
 
 /** Picks an option of a dropdown parameter by its label. */
 export async function chooseOption(
-  page: Page,
-  scope: Locator,
-  name: string,
-  label: string,
+	page: Page,
+	scope: Locator,
+	name: string,
+	label: string,
 ): Promise<void> {
-  await scope.locator(`[data-test-id="parameter-input-${name}"]`).click();
-  await page
-    .locator(".el-select-dropdown__item:visible")
-    .filter({ hasText: label })
-    .click();
+	await scope.locator(`[data-test-id="parameter-input-${name}"]`).click();
+	await page.locator('.el-select-dropdown__item:visible').filter({ hasText: label }).click();
 }
 
 /** Clicks Save and returns the new credential's id (from n8n's answer). */
-export async function saveNewCredential(
-  page: Page,
-  dialog: Locator,
-): Promise<string> {
-  const created = page.waitForResponse(
-    (response) =>
-      response.request().method() === "POST" &&
-      new URL(response.url()).pathname === "/rest/credentials",
-  );
-  await dialog.locator('[data-test-id="credential-save-button"]').click();
-  const response = await created;
-  if (response.status() !== 200) {
-    throw new Error(
-      `saving the credential answered ${response.status()}: ${await response.text()}`,
-    );
-  }
-  const body = (await response.json()) as { data: { id: string } };
-  return body.data.id;
+export async function saveNewCredential(page: Page, dialog: Locator): Promise<string> {
+	const created = page.waitForResponse(
+		(response) =>
+			response.request().method() === 'POST' &&
+			new URL(response.url()).pathname === '/rest/credentials',
+	);
+	await dialog.locator('[data-test-id="credential-save-button"]').click();
+	const response = await created;
+	if (response.status() !== 200) {
+		throw new Error(
+			`saving the credential answered ${response.status()}: ${await response.text()}`,
+		);
+	}
+	const body = (await response.json()) as { data: { id: string } };
+	return body.data.id;
 }
 
 export interface ConsentInPopup {
-  /** The address n8n opened in the popup (the provider's authorize page). */
-  authorizeUrl: string;
-  /** Where the consent page sent the popup: n8n's callback, with code or error. */
-  callbackUrl: string;
-  /** The popup, if it is still open (n8n closes it after a successful connection). */
-  popup: Page;
+	/** The address n8n opened in the popup (the provider's authorize page). */
+	authorizeUrl: string;
+	/** Where the consent page sent the popup: n8n's callback, with code or error. */
+	callbackUrl: string;
+	/** The popup, if it is still open (n8n closes it after a successful connection). */
+	popup: Page;
 }
 
 /**
@@ -151,62 +127,83 @@ export interface ConsentInPopup {
  * sandbox's consent page in it (the chosen workspace, Allow or Deny).
  */
 export async function connectInPopup(
-  context: BrowserContext,
-  dialog: Locator,
-  options: { account?: string; decision: "allow" | "deny" },
+	context: BrowserContext,
+	dialog: Locator,
+	options: { account?: string; decision: 'allow' | 'deny' },
 ): Promise<ConsentInPopup> {
-  const opened = context.waitForEvent("page");
-  await dialog.locator('[data-test-id="quick-connect-button"]').click();
-  const popup = await opened;
-  // n8n opens about:blank first, then sends it to the authorize address.
-  await popup.waitForURL((url) => url.pathname.endsWith("/authorize/oauth"));
-  const authorizeUrl = popup.url();
-  if (options.account)
-    await popup.locator("#account").selectOption(options.account);
-  const callback = popup.waitForRequest(
-    (request) =>
-      new URL(request.url()).pathname === "/rest/oauth2-credential/callback",
-  );
-  await popup.locator(`#${options.decision}`).click();
-  const callbackUrl = (await callback).url();
-  return { authorizeUrl, callbackUrl, popup };
+	const opened = context.waitForEvent('page');
+	await dialog.locator('[data-test-id="quick-connect-button"]').click();
+	const popup = await opened;
+	// n8n opens about:blank first, then sends it to the authorize address.
+	await popup.waitForURL((url) => url.pathname.endsWith('/authorize/oauth'));
+	const authorizeUrl = popup.url();
+	if (options.account) await popup.locator('#account').selectOption(options.account);
+	const callback = popup.waitForRequest(
+		(request) => new URL(request.url()).pathname === '/rest/oauth2-credential/callback',
+	);
+	await popup.locator(`#${options.decision}`).click();
+	const callbackUrl = (await callback).url();
+	return { authorizeUrl, callbackUrl, popup };
 }
 
 // --- workflows, node creator, node details view -------------------------------------------
 
 /** Opens a saved workflow in the editor and waits for its canvas. */
-export async function openWorkflow(
-  page: Page,
-  n8nUrl: string,
-  workflowId: string,
-): Promise<void> {
-  await page.goto(`${n8nUrl}/workflow/${workflowId}`);
-  await page.locator('[data-test-id="canvas-node"]').first().waitFor();
+export async function openWorkflow(page: Page, n8nUrl: string, workflowId: string): Promise<void> {
+	await page.goto(`${n8nUrl}/workflow/${workflowId}`);
+	await page.locator('[data-test-id="canvas-node"]').first().waitFor();
+}
+
+/**
+ * A new workflow, then Import → From file with the given file, then Save (Ctrl+S), as a
+ * user imports a downloaded workflow; returns the saved workflow's id.
+ */
+export async function importWorkflowFile(
+	page: Page,
+	n8nUrl: string,
+	file: string,
+): Promise<string> {
+	await page.goto(`${n8nUrl}/workflow/new`);
+	await page.locator('[data-test-id="canvas-add-button"]').waitFor();
+	await page.locator('[data-test-id="workflow-menu"]').click();
+	await page.locator('[data-test-id="workflow-menu-item-import"]').hover();
+	const chooser = page.waitForEvent('filechooser');
+	await page.locator('[data-test-id="workflow-menu-item-import-from-file"]').click();
+	await (await chooser).setFiles(file);
+	await page.locator('[data-test-id="canvas-node"]').first().waitFor();
+	const saved = page.waitForResponse(
+		(response) =>
+			['POST', 'PATCH'].includes(response.request().method()) &&
+			/^\/rest\/workflows(\/[^/]+)?$/.test(new URL(response.url()).pathname),
+	);
+	await page.keyboard.press('Control+s');
+	const response = await saved;
+	if (response.status() !== 200) {
+		throw new Error(`saving the workflow answered ${response.status()}: ${await response.text()}`);
+	}
+	return ((await response.json()) as { data: { id: string } }).data.id;
 }
 
 /** The "+" of the canvas, then a search in the node creator. */
-export async function searchNodeCreator(
-  page: Page,
-  text: string,
-): Promise<Locator> {
-  await page.locator('[data-test-id="node-creator-plus-button"]').click();
-  const creator = page.locator('[data-test-id="node-creator"]');
-  await creator.waitFor();
-  await creator.locator('[data-test-id="node-creator-search-bar"]').fill(text);
-  return creator;
+export async function searchNodeCreator(page: Page, text: string): Promise<Locator> {
+	await page.locator('[data-test-id="node-creator-plus-button"]').click();
+	const creator = page.locator('[data-test-id="node-creator"]');
+	await creator.waitFor();
+	await creator.locator('[data-test-id="node-creator-search-bar"]').fill(text);
+	return creator;
 }
 
 /** A node's details view, by double-clicking it on the canvas. */
 export async function openNode(page: Page, nodeName: string): Promise<Locator> {
-  await page
-    .locator('[data-test-id="canvas-node"]')
-    .filter({ has: page.getByText(nodeName, { exact: true }) })
-    .dblclick();
-  const ndv = page.locator('[data-test-id="ndv"]');
-  await ndv.waitFor();
-  return ndv;
+	await page
+		.locator('[data-test-id="canvas-node"]')
+		.filter({ has: page.getByText(nodeName, { exact: true }) })
+		.dblclick();
+	const ndv = page.locator('[data-test-id="ndv"]');
+	await ndv.waitFor();
+	return ndv;
 }
 
 function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
