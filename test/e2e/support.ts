@@ -24,7 +24,8 @@ export interface E2eContext {
 export async function connectE2e(): Promise<E2eContext> {
 	const state = readState();
 	const n8n = new N8nClient(state.n8n.url);
-	await n8n.login(state.owner);
+	n8n.useSession(state.sessionCookie);
+	if (!(await n8n.hasSession())) await n8n.login(state.owner);
 	const sandbox = new SandboxControl(state.sandbox.origin);
 	const info = await sandbox.info();
 	const account = (id: string) => {

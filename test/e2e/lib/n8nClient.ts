@@ -6,7 +6,7 @@
 import { parse as parseFlatted } from 'flatted';
 
 import { http, HttpError, type HttpOptions, type HttpResult, type Json } from './http';
-import { waitFor } from './processes';
+import { sleep, waitFor } from './processes';
 
 export interface Owner {
 	email: string;
@@ -210,6 +210,20 @@ export class N8nClient {
 		return this.cookie;
 	}
 
+	/**
+	 * Reuses a session (`n8n-auth=…`) from another client: n8n allows only 5 logins per
+	 * minute per user, so test files share the global setup's session instead of logging in.
+	 */
+	useSession(cookie: string): void {
+		this.cookie = cookie;
+	}
+
+	/** Whether the session is valid (`GET /rest/login` answers the current user). */
+	async hasSession(): Promise<boolean> {
+		if (!this.cookie) return false;
+		return (await this.raw('GET', '/rest/login')).status === 200;
+	}
+
 	// --- users -------------------------------------------------------------------------
 
 	/** Whether the instance still waits for its owner account. */
@@ -225,17 +239,24 @@ export class N8nClient {
 		await this.rest('POST', '/owner/setup', owner);
 	}
 
+	/** Logs in; waits out n8n's login rate limit (5 per minute per user) when it is hit. */
 	async login(owner: Pick<Owner, 'email' | 'password'> = DEFAULT_OWNER): Promise<void> {
-		await this.rest('POST', '/login', {
-			emailOrLdapLoginId: owner.email,
-			password: owner.password,
-		});
+		const body = { emailOrLdapLoginId: owner.email, password: owner.password };
+		for (let attempt = 1; ; attempt++) {
+			const result = await this.raw('POST', '/rest/login', { json: body });
+			if (result.status === 200) return;
+			if (result.status !== 429 || attempt >= 4) {
+				throw new N8nApiError('POST', `${this.baseUrl}/rest/login`, result.status, result.text);
+			}
+			const retryAfter = Number(result.headers.get('retry-after'));
+			await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 20_000);
+		}
 	}
 
-	/** Sets up the owner on a fresh instance, then logs in. */
+	/** Sets up the owner on a fresh instance, then logs in (unless the session is valid). */
 	async signIn(owner: Owner = DEFAULT_OWNER): Promise<void> {
 		if (await this.needsOwnerSetup()) await this.setupOwner(owner);
-		await this.login(owner);
+		if (!(await this.hasSession())) await this.login(owner);
 	}
 
 	// --- types -------------------------------------------------------------------------

@@ -18,6 +18,8 @@ export interface E2eState {
 	n8n: N8nConnection;
 	sandbox: SandboxConnection;
 	owner: Owner;
+	/** The owner's session (`n8n-auth=…`): test files reuse it instead of logging in. */
+	sessionCookie: string;
 	packed: PackedPackage;
 	installed: InstalledPackage;
 	/** An extra API key for the sandbox's demo account, for the tests' own checks. */

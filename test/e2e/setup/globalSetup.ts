@@ -46,6 +46,7 @@ export default async function globalSetup(): Promise<void> {
 			logFile: environment.sandbox.logFile,
 		},
 		owner: environment.owner,
+		sessionCookie: environment.client.sessionCookie,
 		packed: environment.packed,
 		installed: environment.installed,
 		checkApiKey: environment.checkApiKey,
