@@ -23,7 +23,7 @@ import { NODE_TYPES } from '../lib/paths';
 import { waitFor } from '../lib/processes';
 import { connectE2e, unique, type E2eContext } from '../support';
 import { launchChromium, type HeadlessBrowser } from './chromium';
-import { importWorkflowFile, signInThroughForm } from './editor';
+import { importWorkflowFile, useSession } from './editor';
 
 let e2e: E2eContext;
 let browser: HeadlessBrowser;
@@ -51,7 +51,8 @@ beforeAll(async () => {
 	});
 	target = { formId: form.id, credentials: { filloutFormsApi: named } };
 	browser = await launchChromium();
-	await signInThroughForm(browser.page, e2e.state.n8n.url, e2e.state.owner);
+	// The suite's session (n8n allows 5 logins a minute; the OAuth2 test signs in through the form).
+	await useSession(browser.context, e2e.state.n8n.url, e2e.n8n.sessionCookie);
 });
 
 afterAll(async () => {
