@@ -15,11 +15,16 @@ export interface Machine {
 	benchNode: string;
 	n8nNode: string;
 	n8nVersion: string;
+	/** Load average (1, 5, 15 min) before the benchmark started anything, and after it ran. */
 	loadBefore: number[];
 	loadAfter?: number[];
 }
 
-export function describeMachine(n8nNodeBinary: string, n8nVersion: string): Machine {
+export function describeMachine(
+	n8nNodeBinary: string,
+	n8nVersion: string,
+	loadBefore: number[],
+): Machine {
 	let n8nNode = 'unknown';
 	try {
 		n8nNode = execFileSync(n8nNodeBinary, ['--version'], {
@@ -36,7 +41,7 @@ export function describeMachine(n8nNodeBinary: string, n8nVersion: string): Mach
 		benchNode: process.version,
 		n8nNode,
 		n8nVersion,
-		loadBefore: loadavg(),
+		loadBefore,
 	};
 }
 
@@ -202,5 +207,5 @@ export function targetLines(checks: TargetCheck[]): string {
 
 export function machineLine(machine: Machine): string {
 	const load = (values?: number[]) => (values ? values.map((v) => v.toFixed(2)).join(' ') : '–');
-	return `${machine.date}: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, n8n ${machine.n8nVersion} on Node ${machine.n8nNode}, benchmark on Node ${machine.benchNode}, load average ${load(machine.loadBefore)} before / ${load(machine.loadAfter)} after`;
+	return `${machine.date}: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, n8n ${machine.n8nVersion} on Node ${machine.n8nNode}, benchmark on Node ${machine.benchNode}, load average ${load(machine.loadBefore)} before the run / ${load(machine.loadAfter)} at its end (its own processes included)`;
 }

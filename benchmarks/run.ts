@@ -72,13 +72,14 @@ async function main(): Promise<void> {
 	const log = (line: string) =>
 		process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 	const began = Date.now();
+	const loadBefore = loadNow();
 	const env = await startE2eEnvironment({
 		sandbox: { rateLimit: RATE_LIMIT },
 		log,
 	});
 	let n8n: RunningN8n = env.n8n;
 	try {
-		const machine = describeMachine(env.install.nodeBinary, env.install.version);
+		const machine = describeMachine(env.install.nodeBinary, env.install.version, loadBefore);
 		await env.sandbox.control.setFaults({ latencyMs: LATENCY_MS });
 		const ctx: BenchContext = {
 			env,
