@@ -5,7 +5,7 @@
  * deactivation removes it. With the API key, and with OAuth2 for the EU workspace.
  */
 import { createApiKeyCredential, createOAuth2Credential } from './lib/credentials';
-import { http } from './lib/http';
+import { http } from '../support/http';
 import { sandboxAccessToken } from './lib/oauth';
 import { sleep, waitFor } from './lib/processes';
 import type { QuestionSpec, SandboxWebhook, Submission } from './lib/sandbox';

@@ -3,43 +3,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
+import { http as call, type Json } from '../support/http';
 
-/** Parsed JSON: tests read into it freely and assert on what they find. */
-export type Json = ReturnType<typeof JSON.parse>;
-
-export interface HttpResult<T = Json> {
-	status: number;
-	headers: Headers;
-	/** Parsed JSON when the answer is JSON, else the text. */
-	body: T;
-	text: string;
-}
-
-export interface CallOptions {
-	headers?: Record<string, string>;
-	/** Sent as JSON. */
-	json?: unknown;
-	/** Sent as application/x-www-form-urlencoded. */
-	form?: Record<string, string>;
-	/** Sent as is. */
-	raw?: string;
-}
-
-export async function call<T = Json>(method: string, url: string, options: CallOptions = {}): Promise<HttpResult<T>> {
-	const headers: Record<string, string> = { ...options.headers };
-	let body: string | undefined;
-	if (options.json !== undefined) {
-		headers['content-type'] ??= 'application/json';
-		body = JSON.stringify(options.json);
-	} else if (options.form) {
-		headers['content-type'] ??= 'application/x-www-form-urlencoded';
-		body = new URLSearchParams(options.form).toString();
-	} else if (options.raw !== undefined) body = options.raw;
-	const res = await fetch(url, { method, headers, body, redirect: 'manual' });
-	const text = await res.text();
-	const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
-	return { status: res.status, headers: res.headers, body: (isJson ? JSON.parse(text) : text) as T, text };
-}
+// The same fetch wrapper as the end-to-end suite; sandbox tests call it `call`.
+export { http as call, type HttpResult, type Json } from '../support/http';
 
 /** Bearer-authenticated calls to one API root. */
 export function apiClient(apiRoot: string, key: string) {

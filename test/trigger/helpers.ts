@@ -3,6 +3,7 @@ import { HookContext } from 'n8n-core';
 import type { IDataObject, IHookFunctions, INodeParameters } from 'n8n-workflow';
 
 import { FilloutTrigger } from '../../nodes/Fillout/FilloutTrigger.node';
+import type { WebhookRecord } from '../../nodes/Fillout/trigger/registration';
 import { createTriggerHarness, type TriggerHarness, type TriggerHarnessOptions } from '../harness';
 import type { Harness, Json } from '../sandbox/helpers';
 
@@ -36,23 +37,13 @@ export function filloutTrigger(
 	});
 }
 
-export interface StoredRecord {
-	webhookId: number;
-	formId: string;
-	formName?: string;
-	url: string;
-	secret: string;
-	apiRoot: string;
-	createdAt: string;
-}
-
 /** The trigger's node static data: `{ production?, test? }`. */
 export function slots(trigger: TriggerHarness | IDataObject): {
-	production?: StoredRecord;
-	test?: StoredRecord;
+	production?: WebhookRecord;
+	test?: WebhookRecord;
 } {
 	const data = 'staticData' in trigger ? (trigger as TriggerHarness).staticData : trigger;
-	return (data[`node:${NODE_NAME}`] ?? {}) as { production?: StoredRecord; test?: StoredRecord };
+	return (data[`node:${NODE_NAME}`] ?? {}) as { production?: WebhookRecord; test?: WebhookRecord };
 }
 
 /** Webhooks the sandbox holds for a form, with their delivery records. */

@@ -221,14 +221,14 @@ it('deliveries to the address without the secret, or with a stale one, get 401 a
 
 	const outcome = await respond(formId, { Name: 'Di' });
 
-	const statusOf = (id: number) =>
+	const statusOf = (id: number | string) =>
 		(outcome.deliveries as Json[]).find((d) => d.webhookId === id)?.statusCode;
 	expect(statusOf(live.webhookId)).toBe(200);
 	expect(statusOf(bare)).toBe(401);
 	expect(statusOf(stale)).toBe(401);
 	// The sandbox's delivery records say the same.
 	const records = await webhooksOf(h, formId);
-	const recordOf = (id: number) => records.find((w) => w.id === id).deliveries;
+	const recordOf = (id: number | string) => records.find((w) => w.id === id).deliveries;
 	expect(recordOf(bare)).toEqual([
 		expect.objectContaining({ submissionId: outcome.submission.submissionId, statusCode: 401 }),
 	]);

@@ -1,7 +1,7 @@
 /** The end-to-end library: a real n8n with the packed package, the sandbox, and clients for both. */
 export * from './credentials';
 export * from './environment';
-export * from './http';
+export * from '../../support/http';
 export * from './installN8n';
 export * from './n8n';
 export * from './n8nClient';

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { http } from './http';
+import { http } from '../../support/http';
 import type { N8nInstall } from './installN8n';
 import type { StopOptions } from './processes';
 import {

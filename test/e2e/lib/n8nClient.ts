@@ -5,7 +5,7 @@
  */
 import { parse as parseFlatted } from 'flatted';
 
-import { http, HttpError, type HttpOptions, type HttpResult, type Json } from './http';
+import { http, HttpError, type HttpOptions, type HttpResult, type Json } from '../../support/http';
 import { sleep, waitFor } from './processes';
 
 export interface Owner {

@@ -4,7 +4,7 @@
  * redirect. Either to get a token directly, or to complete n8n's own "Connect my
  * account" flow through n8n's callback (which makes n8n exchange the code itself).
  */
-import { http, httpOk } from './http';
+import { http, httpOk } from '../../support/http';
 import type { N8nClient } from './n8nClient';
 
 export interface ConsentOptions {

@@ -7,10 +7,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { http, httpOk, type Json } from './http';
+import { http, httpOk, type Json } from '../../support/http';
 import { REPO_ROOT } from './paths';
 import type { StopOptions } from './processes';
-import { cleanEnvironment, logTail, spawnManaged, stopProcessGroup, waitFor } from './processes';
+import { cleanEnvironment, logTail, spawnManaged, waitFor } from './processes';
 
 export interface SandboxProcessOptions {
 	/** Default 0: any free port. */
@@ -93,15 +93,6 @@ export async function startSandboxProcess(
 	} finally {
 		if (!started) await child.stop({ kill: true });
 	}
-}
-
-/** Handles for a sandbox started elsewhere. */
-export function attachSandbox(connection: SandboxConnection): RunningSandboxProcess {
-	return {
-		...connection,
-		control: new SandboxControl(connection.origin),
-		stop: async (stopOptions) => await stopProcessGroup(connection.pid, stopOptions),
-	};
 }
 
 export interface SandboxAccount {

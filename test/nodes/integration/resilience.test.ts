@@ -5,6 +5,7 @@ import {
 	formById,
 	generate,
 	LIST_ROUTE,
+	listAllSubmissions,
 	newForm,
 	requestCounts,
 	resetStats,
@@ -23,22 +24,8 @@ beforeAll(async () => {
 });
 
 async function listAll() {
-	await resetStats(sandbox());
-	const started = Date.now();
-	const result = await runFillout(sandbox(), {
-		resource: 'submission',
-		operation: 'getMany',
-		form: formById(formId),
-		returnAll: true,
-		simplify: false,
-	});
-	const stats = await control(sandbox(), 'GET', '/stats');
-	return {
-		result,
-		elapsed: Date.now() - started,
-		requests: stats.requests[LIST_ROUTE] ?? 0,
-		rateLimited: stats.rateLimited,
-	};
+	const { listRequests, ...rest } = await listAllSubmissions(sandbox(), formId);
+	return { ...rest, requests: listRequests };
 }
 
 describe('GET: 429 storms and transient failures are retried (bounded)', () => {

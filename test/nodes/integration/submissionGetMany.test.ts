@@ -6,11 +6,9 @@ import {
 	formById,
 	generate,
 	jsonOf,
-	LIST_ROUTE,
+	listAllSubmissions,
 	listDirect,
 	newForm,
-	requestCounts,
-	resetStats,
 	runFillout,
 	sleepMs,
 	useSandbox,
@@ -29,17 +27,8 @@ async function formWith(
 }
 
 async function getMany(formId: string, extra: INodeParameters = {}) {
-	await resetStats(sandbox());
-	const result = await runFillout(sandbox(), {
-		resource: 'submission',
-		operation: 'getMany',
-		form: formById(formId),
-		returnAll: true,
-		simplify: false,
-		...extra,
-	});
-	const counts = await requestCounts(sandbox());
-	return { result, listRequests: counts[LIST_ROUTE] ?? 0 };
+	const { result, listRequests } = await listAllSubmissions(sandbox(), formId, extra);
+	return { result, listRequests };
 }
 
 describe('Submission → Get Many: Return All costs ceil(N / 150) requests', () => {

@@ -108,6 +108,35 @@ export async function runFillout(
 	});
 }
 
+/**
+ * Submission → Get Many, Return All, raw, over a form, with the sandbox's stats reset
+ * first: the run, its wall time, the list requests it cost and the 429s sent.
+ */
+export async function listAllSubmissions(
+	sandbox: RunningSandbox,
+	formId: string,
+	extra: INodeParameters = {},
+): Promise<{ result: RunNodeResult; elapsed: number; listRequests: number; rateLimited: number }> {
+	await resetStats(sandbox);
+	const started = Date.now();
+	const result = await runFillout(sandbox, {
+		resource: 'submission',
+		operation: 'getMany',
+		form: formById(formId),
+		returnAll: true,
+		simplify: false,
+		...extra,
+	});
+	const elapsed = Date.now() - started;
+	const stats = await control(sandbox, 'GET', '/stats');
+	return {
+		result,
+		elapsed,
+		listRequests: (stats.requests as Record<string, number>)[LIST_ROUTE] ?? 0,
+		rateLimited: stats.rateLimited as number,
+	};
+}
+
 /** The json of each output item. */
 export function jsonOf(result: RunNodeResult): IDataObject[] {
 	return result.items.map((item) => item.json);

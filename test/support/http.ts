@@ -1,4 +1,4 @@
-/** Minimal HTTP over fetch for the end-to-end suite: no redirects followed, JSON or text back. */
+/** Minimal HTTP over fetch for tests (sandbox, end-to-end, benchmarks): no redirects followed, JSON or text back. */
 
 /** Parsed JSON: callers read into it and assert on what they find. */
 export type Json = ReturnType<typeof JSON.parse>;
