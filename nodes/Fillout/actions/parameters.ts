@@ -14,6 +14,20 @@ export function formIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
 	return checkedFormId(ctx, locator, itemIndex);
 }
 
+/**
+ * The form's id when the "Form" parameter is a fixed choice, not an expression: the
+ * form the editor loaded the Answers columns for.
+ */
+export function fixedFormIdOf(ctx: IExecuteFunctions): string | undefined {
+	const locator = ctx.getNode().parameters.form;
+	const value =
+		typeof locator === 'object' && locator !== null
+			? (locator as { value?: unknown }).value
+			: locator;
+	if (typeof value !== 'string' || value.startsWith('=')) return undefined;
+	return formIdFromLocator(locator);
+}
+
 /** The same while the editor loads options (no item). */
 export function formIdForEditor(ctx: ILoadOptionsFunctions): string {
 	const locator = ctx.getNodeParameter('form', undefined, { extractValue: false });

@@ -27,7 +27,20 @@ function choiceOptions(question: FormQuestion): INodePropertyOptions[] | undefin
 	}));
 }
 
-/** One resource-mapper column per known question: id = question id, typed by question type. */
+/** The editor's column type for a question: choices with options are dropdowns. */
+function columnType(
+	info: QuestionTypeInfo,
+	options: unknown[] | undefined,
+): ResourceMapperField['type'] {
+	return info.answer === 'choice' && options?.length ? 'options' : info.fieldType;
+}
+
+/**
+ * One resource-mapper column per known question: id = question id, typed by question
+ * type. The display name ends with the Fillout type in parentheses: the column types
+ * alone cannot tell DatePicker from DateTimePicker, and `questionsFromColumns` reads
+ * the type back from the columns the editor saved.
+ */
 export function questionColumns(metadata: Pick<FormMetadata, 'questions'>): ResourceMapperField[] {
 	return knownQuestions(metadata).map((question) => {
 		const info = questionTypeInfo(question.type) as QuestionTypeInfo;
@@ -39,11 +52,41 @@ export function questionColumns(metadata: Pick<FormMetadata, 'questions'>): Reso
 			defaultMatch: false,
 			canBeUsedToMatch: false,
 			display: true,
-			type: info.answer === 'choice' && options ? 'options' : info.fieldType,
+			type: columnType(info, options),
 		};
 		if (options) field.options = options;
 		return field;
 	});
+}
+
+const COLUMN_NAME = /^(.*) \(([A-Za-z][A-Za-z0-9]*)\)$/s;
+
+/**
+ * The form's questions as the editor saved them in the node (`columns.schema`, made
+ * by `questionColumns` when the form was chosen), so that Create need not read the
+ * form before sending. Undefined when any column cannot be read back exactly (no
+ * columns, a type the node does not know, a column type that does not fit it): then
+ * the node reads the form instead.
+ */
+export function questionsFromColumns(schema: unknown): FormQuestion[] | undefined {
+	if (!Array.isArray(schema) || schema.length === 0) return undefined;
+	const questions: FormQuestion[] = [];
+	for (const column of schema as Array<Partial<ResourceMapperField> | null>) {
+		if (typeof column?.id !== 'string' || typeof column.displayName !== 'string') return undefined;
+		const [, name, type] = COLUMN_NAME.exec(column.displayName) ?? [];
+		const info = questionTypeInfo(type);
+		if (name === undefined || !info) return undefined;
+		const options = Array.isArray(column.options) ? column.options : undefined;
+		if (column.type !== columnType(info, options)) return undefined;
+		const question: FormQuestion = { id: column.id, name, type };
+		if (options?.length)
+			question.options = options.map((option) => ({
+				value: String(option.value),
+				label: option.name,
+			}));
+		questions.push(question);
+	}
+	return questions;
 }
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -168,12 +211,15 @@ export interface AnswerProblem {
 export interface BuiltAnswers {
 	questions: Array<{ id: string; value: unknown }>;
 	problems: AnswerProblem[];
+	/** Input keys with a value that name no question (reserved keys of a simplified submission aside). */
+	unmatched: string[];
 }
 
 /**
  * The answers of one item. In "map automatically" mode the input's keys are matched
  * to questions by id, by name, or by the simplified key ("Name (2)"), so a simplified
- * submission can be imported as it is; other keys are ignored.
+ * submission can be imported as it is. Keys that match no question are listed in
+ * `unmatched` for the caller to judge.
  */
 export function buildAnswers(
 	metadata: Pick<FormMetadata, 'questions'>,
@@ -190,16 +236,21 @@ export function buildAnswers(
 	}
 
 	const values = new Map<string, unknown>();
+	const unmatched: string[] = [];
 	for (const [key, value] of Object.entries(input)) {
 		if (mode === 'byIdOrName' && RESERVED_KEYS.includes(key)) continue;
+		if (isUnanswered(value)) continue;
 		const question = byId.get(key) ?? byKey.get(key);
-		if (!question || isUnanswered(value)) continue;
+		if (!question) {
+			unmatched.push(key);
+			continue;
+		}
 		// An id wins over a name that happens to equal another question's id.
 		if (values.has(question.id) && !byId.has(key)) continue;
 		values.set(question.id, value);
 	}
 
-	const built: BuiltAnswers = { questions: [], problems: [] };
+	const built: BuiltAnswers = { questions: [], problems: [], unmatched };
 	for (const question of questions) {
 		if (!values.has(question.id)) continue;
 		const checked = coerceAnswer(question, values.get(question.id), timeZone);

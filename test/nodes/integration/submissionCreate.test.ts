@@ -1,11 +1,16 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-workflow';
+
+import { Fillout } from '../../../nodes/Fillout/Fillout.node';
+import { callResourceMapping } from '../../harness';
 
 import {
+	apiKeyCredentials,
 	clearFaults,
 	CREATE_ROUTE,
 	demoFormId,
 	formById,
 	listDirect,
+	METADATA_ROUTE,
 	metadataDirect,
 	newForm,
 	pairedIndex,
@@ -54,8 +59,8 @@ async function create(
 		},
 		{ inputItems, continueOnFail },
 	);
-	const posts = (await requestCounts(sandbox()))[CREATE_ROUTE] ?? 0;
-	return { result, posts };
+	const counts = await requestCounts(sandbox());
+	return { result, posts: counts[CREATE_ROUTE] ?? 0, formReads: counts[METADATA_ROUTE] ?? 0 };
 }
 
 const answer = (submission: IDataObject, questionId: string) =>
@@ -178,6 +183,135 @@ describe('Submission → Create: mapping', () => {
 		// Read in the booking's own zone.
 		expect(scheduling.eventStartTime).toBe('2024-06-01T10:00:00.000-04:00');
 		expect((created.payments as IDataObject[])[0].value).toEqual(expect.objectContaining(payment));
+	});
+});
+
+/** The Answers columns as the editor loads them for the form (and saves them with the node). */
+async function editorColumns(formId: string): Promise<ResourceMapperField[]> {
+	const { fields } = await callResourceMapping(Fillout, 'getQuestionColumns', {
+		credentials: apiKeyCredentials(sandbox()),
+		parameters: { resource: 'submission', operation: 'create', form: formById(formId) },
+	});
+	return fields;
+}
+
+const savedColumns = (
+	schema: ResourceMapperField[],
+	mapping: INodeParameters = automatic,
+): INodeParameters => ({
+	columns: { matchingColumns: [], ...mapping, schema: schema as unknown as INodeParameters[] },
+});
+
+describe('Submission → Create: with the columns the editor saved, no read of the form', () => {
+	let schema: ResourceMapperField[];
+	beforeAll(async () => {
+		schema = await editorColumns(form.id);
+	});
+
+	it.each([
+		['Map Automatically', () => automatic],
+		[
+			'defined below',
+			(): INodeParameters => ({
+				mappingMode: 'defineBelow',
+				value: {
+					[idOf('Name')]: '={{ $json.Name }}',
+					[idOf('Age')]: '={{ $json.Age }}',
+					[idOf('Born')]: '={{ $json.Born }}',
+					[idOf('Plan')]: '={{ $json.Plan }}',
+				},
+			}),
+		],
+	])('%s: 25 items → 3 create requests and nothing else', async (_, mapping) => {
+		const items = people(25).map((person) => ({
+			...person,
+			Born: '2024-02-01T23:30:00',
+			Plan: 'Pro plan',
+		}));
+		const { result, posts, formReads } = await create(items, savedColumns(schema, mapping()));
+		expect(result.error).toBeUndefined();
+		expect([posts, formReads]).toEqual([3, 0]);
+		expect(result.items).toHaveLength(25);
+		const [first] = result.items;
+		expect(answer(first.json, idOf('Age'))).toBe(20);
+		// Converted by the Fillout type read back from the columns: a date, a choice's value.
+		expect(answer(first.json, idOf('Born'))).toBe('2024-02-01');
+		expect(answer(first.json, idOf('Plan'))).toBe('pro');
+	});
+
+	it('reads the form when the columns cannot be its own (the form is an expression)', async () => {
+		const { result, posts, formReads } = await create(people(3), {
+			form: { __rl: true, mode: 'id', value: `={{ ${JSON.stringify(form.id)} }}` },
+			...savedColumns(schema),
+		});
+		expect(result.error).toBeUndefined();
+		expect([posts, formReads]).toEqual([1, 1]);
+	});
+
+	it('reads the form for URL parameters, which the columns do not carry', async () => {
+		const eventFormId = await demoFormId(sandbox(), 'Event Registration');
+		const metadata = await metadataDirect(sandbox(), eventFormId);
+		const eventColumns = await editorColumns(eventFormId);
+		await resetStats(sandbox());
+		const result = await runFillout(
+			sandbox(),
+			{
+				resource: 'submission',
+				operation: 'create',
+				form: formById(eventFormId),
+				...savedColumns(eventColumns),
+				additionalFields: {
+					urlParameters: { parameter: [{ id: metadata.urlParameters[0].id, value: 'ad' }] },
+				},
+			},
+			{ inputItems: [{ 'Full name': 'Ana' }, { 'Full name': 'Bo' }] },
+		);
+		expect(result.error).toBeUndefined();
+		expect((await requestCounts(sandbox()))[METADATA_ROUTE]).toBe(1);
+	});
+
+	it('a field that matches no saved column: the form is read once, and a renamed question still gets its answer', async () => {
+		// As if "Name" was called "Full name" when the columns were saved.
+		const stale = schema.map((column) =>
+			column.id === idOf('Name') ? { ...column, displayName: 'Full name (ShortAnswer)' } : column,
+		);
+		const { result, posts, formReads } = await create(people(12), savedColumns(stale));
+		expect(result.error).toBeUndefined();
+		expect([posts, formReads]).toEqual([2, 1]);
+		expect(answer(result.items[11].json, idOf('Name'))).toBe('Person 11');
+	});
+
+	it('a column of a question that is gone: Fillout’s rejection names it and says to reload the columns', async () => {
+		const withRemoved: ResourceMapperField[] = [
+			...schema,
+			{ ...schema[0], id: 'gone', displayName: 'Old question (ShortAnswer)' },
+		];
+		const { result, formReads } = await create(
+			[{ who: 'Ana' }],
+			savedColumns(withRemoved, {
+				mappingMode: 'defineBelow',
+				value: { [idOf('Name')]: '={{ $json.who }}', gone: 'left over' },
+			}),
+		);
+		expect(formReads).toBe(0);
+		expect(result.error?.message).toBe(
+			'Item 0: Fillout rejected question "Old question" (id): No question with id "gone" exists on this form',
+		);
+		expect(result.error?.description).toMatch(/open the node to load them again/);
+	});
+
+	it('a value for a column the form does not have is refused before anything is sent', async () => {
+		const { result, posts, formReads } = await create(
+			[{ who: 'Ana' }],
+			savedColumns(schema, {
+				mappingMode: 'defineBelow',
+				value: { [idOf('Name')]: '={{ $json.who }}', nope: 'x' },
+			}),
+		);
+		expect([posts, formReads]).toEqual([0, 1]);
+		expect(result.error?.message).toBe(
+			'Item 0: the Answers column "nope" is not a question of this form',
+		);
 	});
 });
 

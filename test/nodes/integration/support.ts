@@ -68,6 +68,7 @@ export async function resetStats(sandbox: RunningSandbox): Promise<void> {
 
 export const LIST_ROUTE = 'GET /v1/api/forms/:formId/submissions';
 export const CREATE_ROUTE = 'POST /v1/api/forms/:formId/submissions';
+export const METADATA_ROUTE = 'GET /v1/api/forms/:formId';
 
 /** A new empty form in the demo account (default questions unless given). */
 export async function newForm(sandbox: RunningSandbox, body: IDataObject = {}): Promise<Json> {

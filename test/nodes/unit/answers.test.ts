@@ -2,6 +2,7 @@ import {
 	buildAnswers,
 	coerceAnswer,
 	questionColumns,
+	questionsFromColumns,
 } from '../../../nodes/Fillout/helpers/answers';
 import type { FormQuestion } from '../../../nodes/Fillout/helpers/interfaces';
 
@@ -49,6 +50,84 @@ describe('questionColumns', () => {
 		expect(columns[2].options).toEqual([{ name: 'Pro plan', value: 'pro' }]);
 		expect(columns[3].options).toEqual([{ name: 'TypeScript', value: 'ts' }]);
 		expect(columns.every((c) => c.required === false && c.display)).toBe(true);
+	});
+});
+
+describe('questionsFromColumns: the questions read back from the columns the editor saved', () => {
+	const form = {
+		questions: [
+			{ id: 'a', name: 'Name (as on your ID)', type: 'ShortAnswer' },
+			{ id: 'b', name: 'Born', type: 'DatePicker' },
+			{ id: 'c', name: 'Starts', type: 'DateTimePicker' },
+			{
+				id: 'd',
+				name: 'Plan',
+				type: 'Dropdown',
+				options: [
+					{ id: 'o1', value: 'pro', label: 'Pro plan' },
+					{ id: 'o2', value: 'basic' },
+				],
+			},
+			{ id: 'e', name: 'Table', type: 'Table' },
+			{ id: 'f', name: 'Pick', type: 'MultipleChoice' },
+			{ id: 'g', name: 'Future', type: 'HologramInput' },
+		],
+	};
+
+	it('gives back each known question’s id, name, type and choices', () => {
+		expect(questionsFromColumns(questionColumns(form))).toEqual([
+			{ id: 'a', name: 'Name (as on your ID)', type: 'ShortAnswer' },
+			{ id: 'b', name: 'Born', type: 'DatePicker' },
+			{ id: 'c', name: 'Starts', type: 'DateTimePicker' },
+			{
+				id: 'd',
+				name: 'Plan',
+				type: 'Dropdown',
+				options: [
+					{ value: 'pro', label: 'Pro plan' },
+					{ value: 'basic', label: 'basic' },
+				],
+			},
+			{ id: 'e', name: 'Table', type: 'Table' },
+			{ id: 'f', name: 'Pick', type: 'MultipleChoice' },
+		]);
+	});
+
+	it('converts answers from saved columns exactly as from the form itself', () => {
+		const input = {
+			b: '2024-05-01T23:30:00',
+			c: '2024-05-01T23:30:00',
+			d: 'Pro plan',
+			e: { x: 1 },
+		};
+		const fromColumns = buildAnswers(
+			{ questions: questionsFromColumns(questionColumns(form)) ?? [] },
+			input,
+			'byId',
+			BERLIN,
+		);
+		expect(fromColumns).toEqual(buildAnswers(form, input, 'byId', BERLIN));
+		expect(fromColumns.questions).toEqual([
+			{ id: 'b', value: '2024-05-01' },
+			{ id: 'c', value: '2024-05-01T23:30:00.000+02:00' },
+			{ id: 'd', value: 'pro' },
+			{ id: 'e', value: { x: 1 } },
+		]);
+	});
+
+	it.each([
+		['no columns', []],
+		['not a list', { a: 1 }],
+		['a column without the type in its name', [{ id: 'a', displayName: 'Name', type: 'string' }]],
+		['an unknown type', [{ id: 'a', displayName: 'Name (Hologram)', type: 'string' }]],
+		[
+			'a column type that does not fit the question type',
+			[{ id: 'a', displayName: 'Born (DatePicker)', type: 'string' }],
+		],
+		['a column without an id', [{ displayName: 'Name (ShortAnswer)', type: 'string' }]],
+		['a null column', [null]],
+	])('is undefined for %s (the node reads the form instead)', (_, schema) => {
+		expect(questionsFromColumns(schema)).toBeUndefined();
 	});
 });
 
@@ -126,6 +205,7 @@ describe('buildAnswers', () => {
 				{ id: 'age', value: 30 },
 			],
 			problems: [],
+			unmatched: ['x', 'zzz'],
 		});
 	});
 
@@ -140,6 +220,8 @@ describe('buildAnswers', () => {
 			{ id: 'n1', value: 'Ana' },
 			{ id: 'n2', value: 'Bo' },
 		]);
+		// A question of an unknown type cannot be answered: its key matches nothing.
+		expect(built.unmatched).toEqual(['Future']);
 	});
 
 	it('reports each bad value with the question’s name', () => {

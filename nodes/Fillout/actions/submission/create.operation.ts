@@ -7,23 +7,27 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { buildAnswers } from '../../helpers/answers';
+import type { BuiltAnswers } from '../../helpers/answers';
+import { buildAnswers, questionsFromColumns } from '../../helpers/answers';
 import { chunk, groupBy } from '../../helpers/chunk';
 import { attributeIssues, describeItemIndexes } from '../../helpers/createIssues';
 import type { FailureContext } from '../../helpers/errors';
 import { describeFailure, parseValidationIssues, serviceMessage } from '../../helpers/errors';
 import { isEmptyDate } from '../../helpers/dates';
 import { paymentValue, requestDate, schedulingValue } from '../../helpers/extraFields';
-import type { FormMetadata, NamedField, Submission } from '../../helpers/interfaces';
+import type { FormMetadata, FormQuestion, NamedField, Submission } from '../../helpers/interfaces';
 import { neverReachedService } from '../../helpers/retry';
 import type { FilloutOutcome } from '../../transport';
 import { filloutError, sendFilloutRequest } from '../../transport';
 import { formLocator } from '../common.descriptions';
 import { errorItem, itemError } from '../itemErrors';
-import { formIdOf } from '../parameters';
+import { fixedFormIdOf, formIdOf } from '../parameters';
 
 /** Fillout accepts at most 10 submissions per create request. */
 export const SUBMISSIONS_PER_REQUEST = 10;
+
+const SAVED_COLUMNS_HINT =
+	'The answers were mapped with the questions saved in the node when the form was chosen. If the form’s questions have changed since, open the node to load them again.';
 
 const LOAD_FROM_FORM = {
 	loadOptionsDependsOn: ['form.value'],
@@ -173,18 +177,24 @@ export const description = updateDisplayOptions(
 interface PreparedItem {
 	itemIndex: number;
 	formId: string;
-	metadata: FormMetadata;
+	/** Names of the form's questions and other fields, to explain a rejection. */
+	fieldNames: ReadonlyMap<string, string>;
+	/** Answers were mapped with the questions saved in the node, without reading the form. */
+	fromSavedColumns: boolean;
 	payload: IDataObject & { questions: Array<{ id: string; value: unknown }> };
 }
 
 type MetadataOutcome = FilloutOutcome<FormMetadata>;
 
-function fieldNames(metadata: FormMetadata): Map<string, string> {
+function fieldNames(
+	questions: FormQuestion[],
+	metadata: FormMetadata | undefined,
+): Map<string, string> {
 	const groups: Array<NamedField[] | undefined> = [
-		metadata.questions,
-		metadata.urlParameters,
-		metadata.scheduling,
-		metadata.payments,
+		questions,
+		metadata?.urlParameters,
+		metadata?.scheduling,
+		metadata?.payments,
 	];
 	return new Map(
 		groups.flatMap((fields) =>
@@ -234,25 +244,24 @@ function fieldOf(
 	return field;
 }
 
+/** Whether the item sets URL parameters, scheduling or payments: those need the form's metadata. */
+function usesOtherFormFields(additional: IDataObject): boolean {
+	return (
+		entries(additional.urlParameters, 'parameter').length > 0 ||
+		entries(additional.scheduling, 'booking').length > 0 ||
+		entries(additional.payments, 'payment').length > 0
+	);
+}
+
 /** The request entry for one item, every value checked and converted; throws the first problem. */
 function preparePayload(
 	ctx: IExecuteFunctions,
-	item: INodeExecutionData,
-	metadata: FormMetadata,
+	answers: BuiltAnswers,
+	additional: IDataObject,
+	metadata: FormMetadata | undefined,
 	itemIndex: number,
 	timeZone: string,
 ): PreparedItem['payload'] {
-	const mappingMode = ctx.getNodeParameter(
-		'columns.mappingMode',
-		itemIndex,
-		'defineBelow',
-	) as string;
-	const automatic = mappingMode === 'autoMapInputData';
-	const input = automatic
-		? item.json
-		: ((ctx.getNodeParameter('columns.value', itemIndex, {}, { skipValidation: true }) ??
-				{}) as IDataObject);
-	const answers = buildAnswers(metadata, input, automatic ? 'byIdOrName' : 'byId', timeZone);
 	if (answers.problems.length) {
 		const [first, ...others] = answers.problems;
 		throw problem(
@@ -266,7 +275,6 @@ function preparePayload(
 	}
 	const payload: PreparedItem['payload'] = { questions: answers.questions };
 
-	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	for (const [name, label] of [
 		['submissionTime', 'Submission Time'],
 		['lastUpdatedAt', 'Last Updated At'],
@@ -283,7 +291,7 @@ function preparePayload(
 	}
 
 	const urlParameters = entries(additional.urlParameters, 'parameter').map((entry) => {
-		const field = fieldOf(ctx, metadata.urlParameters, entry.id, 'URL parameter', itemIndex);
+		const field = fieldOf(ctx, metadata?.urlParameters, entry.id, 'URL parameter', itemIndex);
 		return { id: field.id, name: field.name, value: String(entry.value ?? '') };
 	});
 	if (urlParameters.length) payload.urlParameters = urlParameters;
@@ -304,7 +312,7 @@ function preparePayload(
 	const scheduling = checkedEntries(
 		additional.scheduling,
 		'booking',
-		metadata.scheduling,
+		metadata?.scheduling,
 		'scheduling field',
 		schedulingValue,
 	);
@@ -312,7 +320,7 @@ function preparePayload(
 	const payments = checkedEntries(
 		additional.payments,
 		'payment',
-		metadata.payments,
+		metadata?.payments,
 		'payment field',
 		paymentValue,
 	);
@@ -338,9 +346,19 @@ export async function execute(
 		output[itemIndex] = errorItem(failure, itemIndex);
 	};
 
-	// One metadata request per form: its questions give types, names and ids.
+	// The questions the editor saved with the node when the form was chosen: with them,
+	// an import makes only its create requests. They belong to a fixed form only.
+	const savedFormId = fixedFormIdOf(this);
+	const savedQuestions =
+		savedFormId === undefined
+			? undefined
+			: questionsFromColumns(
+					(this.getNode().parameters.columns as IDataObject | undefined)?.schema,
+				);
+
+	// At most one metadata request per form and execution, made only when needed.
 	const metadataByForm = new Map<string, MetadataOutcome>();
-	const metadataFor = async (formId: string): Promise<MetadataOutcome> => {
+	const readForm = async (formId: string, itemIndex: number): Promise<FormMetadata> => {
 		let outcome = metadataByForm.get(formId);
 		if (!outcome) {
 			outcome = await sendFilloutRequest<FormMetadata>(this, {
@@ -349,17 +367,59 @@ export async function execute(
 			});
 			metadataByForm.set(formId, outcome);
 		}
-		return outcome;
+		if (!outcome.ok) throw filloutError(this, outcome, { formId }, itemIndex);
+		return outcome.body;
 	};
 
 	const prepared: PreparedItem[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const formId = formIdOf(this, itemIndex);
-			const metadata = await metadataFor(formId);
-			if (!metadata.ok) throw filloutError(this, metadata, { formId }, itemIndex);
-			const payload = preparePayload(this, items[itemIndex], metadata.body, itemIndex, timeZone);
-			prepared.push({ itemIndex, formId, metadata: metadata.body, payload });
+			const automatic =
+				this.getNodeParameter('columns.mappingMode', itemIndex, 'defineBelow') ===
+				'autoMapInputData';
+			const input = automatic
+				? items[itemIndex].json
+				: ((this.getNodeParameter('columns.value', itemIndex, {}, { skipValidation: true }) ??
+						{}) as IDataObject);
+			const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+			const mapAnswers = (questions: FormQuestion[]) =>
+				buildAnswers({ questions }, input, automatic ? 'byIdOrName' : 'byId', timeZone);
+
+			const readAlready = metadataByForm.get(formId);
+			const saved = formId === savedFormId ? savedQuestions : undefined;
+			let metadata =
+				readAlready?.ok === true
+					? readAlready.body
+					: saved === undefined || usesOtherFormFields(additional)
+						? await readForm(formId, itemIndex)
+						: undefined;
+			let questions = metadata?.questions ?? (saved as FormQuestion[]);
+			let answers = mapAnswers(questions);
+			if (answers.unmatched.length && metadata === undefined) {
+				// The form may have changed since its columns were saved: ask it before a
+				// field is ignored or refused.
+				metadata = await readForm(formId, itemIndex);
+				questions = metadata.questions;
+				answers = mapAnswers(questions);
+			}
+			if (!automatic && answers.unmatched.length) {
+				const [key] = answers.unmatched;
+				throw problem(
+					this,
+					itemIndex,
+					`the Answers column "${key}" is not a question of this form`,
+					'The question may have been removed from the form. Open the node to load the form’s current questions, or remove the column.',
+				);
+			}
+			const payload = preparePayload(this, answers, additional, metadata, itemIndex, timeZone);
+			prepared.push({
+				itemIndex,
+				formId,
+				fieldNames: fieldNames(questions, metadata),
+				fromSavedColumns: metadata === undefined,
+				payload,
+			});
 		} catch (error) {
 			fail(error, itemIndex);
 		}
@@ -410,18 +470,20 @@ async function sendBatch(
 	if (issues) {
 		// A rejected request creates nothing: name each item's problems; with Continue On
 		// Fail, send the items without problems once more.
-		const report = attributeIssues(issues, batch, fieldNames(batch[0].metadata));
+		const report = attributeIssues(issues, batch, batch[0].fieldNames);
 		const rejected = batch.filter((item) => report.byItem.has(item.itemIndex));
 		const innocent = batch.filter((item) => !report.byItem.has(item.itemIndex));
 		for (const item of rejected) {
 			const messages = report.byItem.get(item.itemIndex) as string[];
+			const details = [messages.slice(1).join('; ')];
+			if (item.fromSavedColumns) details.push(SAVED_COLUMNS_HINT);
 			fail(
 				apiError(
 					ctx,
 					`Item ${item.itemIndex}: Fillout rejected ${messages[0]}`,
 					item.itemIndex,
 					'400',
-					messages.slice(1).join('; ') || undefined,
+					details.filter(Boolean).join('. ') || undefined,
 				),
 				item.itemIndex,
 			);
