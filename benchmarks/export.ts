@@ -12,6 +12,7 @@ import { runTimed } from './measure';
 import { MemorySampler } from './memory';
 import { requestFloor } from './stats';
 import {
+	countersOf,
 	outcomeOf,
 	prepareVariants,
 	transferRow,
@@ -116,13 +117,14 @@ async function runVariant(ctx: BenchContext, setup: ExportSetup): Promise<BenchR
 	await sleep(BASELINE_MS);
 	sampler.markBaseline();
 	ctx.log(`export ${variant.key}: running`);
+	const before = await countersOf(ctx, account);
 	const run = await runTimed(
 		ctx.client,
 		variant.build(`bench export ${variant.key}`, account, setup.credential),
 	);
 	const memory = sampler.stop();
 
-	const outcome = await outcomeOf(ctx, run, setup, LIST_ROUTE, variant.ids);
+	const outcome = await outcomeOf(ctx, run, setup, before, LIST_ROUTE, variant.ids);
 	const ids = outcome.value ?? [];
 	const unique = new Set(ids).size;
 	if (unique !== ids.length) notes.push(`${ids.length - unique} duplicate submissions`);

@@ -106,6 +106,20 @@ export function statsOfKey(stats: SandboxStats, apiKey: string): KeyStats {
 	};
 }
 
+/** The requests a key made between two readings of the counters. */
+export function statsSince(after: KeyStats, before: KeyStats): KeyStats {
+	const requests: Record<string, number> = {};
+	for (const [route, count] of Object.entries(after.requests)) {
+		const made = count - (before.requests[route] ?? 0);
+		if (made > 0) requests[route] = made;
+	}
+	return {
+		total: after.total - before.total,
+		rateLimited: after.rateLimited - before.rateLimited,
+		requests,
+	};
+}
+
 /** Submissions stored in the account's form, from the control API (no API request). */
 export async function submissionCount(control: SandboxControl, account: BenchAccount) {
 	const found = (await control.account(account.accountId)).forms.find(

@@ -3,7 +3,12 @@
  * Create sends them 10 per request; the HTTP Request node sends one per item with the
  * batching a user sets to stay under 5 requests per second.
  */
-import type { CredentialRef, WorkflowDefinition } from '../test/e2e/lib';
+import {
+	loadAnswerColumns,
+	type CredentialRef,
+	type MapperColumn,
+	type WorkflowDefinition,
+} from '../test/e2e/lib';
 import type { BenchContext, BenchRow } from './context';
 import {
 	filloutCredential,
@@ -15,6 +20,7 @@ import {
 import { runTimed } from './measure';
 import { requestFloor } from './stats';
 import {
+	countersOf,
 	outcomeOf,
 	prepareVariants,
 	transferRow,
@@ -43,11 +49,21 @@ const CREATE_ROUTE = 'POST /v1/api/forms/:formId/submissions';
 const WARM_UP_ROWS = 10;
 
 interface ImportVariant extends Variant {
+	/**
+	 * What the editor loads while the user sets the node up, before any run, and saves
+	 * with it (Fillout: the Answers columns of the chosen form).
+	 */
+	setUpInEditor(
+		ctx: BenchContext,
+		account: BenchAccount,
+		credential: AnyCredential,
+	): Promise<MapperColumn[]>;
 	build(
 		name: string,
 		account: BenchAccount,
 		credential: AnyCredential,
 		count: number,
+		columns: MapperColumn[],
 	): WorkflowDefinition;
 }
 
@@ -56,14 +72,17 @@ export const IMPORT_VARIANTS: ImportVariant[] = [
 		key: 'fillout',
 		label: 'Fillout: Create (10 per request)',
 		node: BENCH_NODES.fillout,
-		build: (name, account, credential, count) =>
-			filloutImportWorkflow(name, credential as CredentialRef, account.formId, count),
+		setUpInEditor: async (ctx, account, credential) =>
+			await loadAnswerColumns(ctx.client, credential as CredentialRef, account.formId),
+		build: (name, account, credential, count, columns) =>
+			filloutImportWorkflow(name, credential as CredentialRef, account.formId, count, columns),
 		credential: async (ctx, account) => await filloutCredential(ctx.client, account),
 	},
 	{
 		key: 'http',
 		label: `HTTP Request: 1 per item, batch ${HTTP_BATCH_SIZE} / ${HTTP_BATCH_INTERVAL_MS} ms`,
 		node: BENCH_NODES.http,
+		setUpInEditor: async () => [],
 		build: (name, account, credential, count) =>
 			httpImportWorkflow(name, {
 				apiRoot: account.apiRoot,
@@ -96,18 +115,23 @@ async function runVariant(ctx: BenchContext, setup: ImportSetup): Promise<BenchR
 			setup.warmAccount,
 			setup.warmCredential,
 			WARM_UP_ROWS,
+			await variant.setUpInEditor(ctx, setup.warmAccount, setup.warmCredential),
 		),
 	);
 
+	// Building the workflow in the editor happens before the run; its requests are not the run's.
+	const columns = await variant.setUpInEditor(ctx, account, setup.credential);
 	ctx.log(`import ${variant.key}: running`);
+	const before = await countersOf(ctx, account);
 	const run = await runTimed(
 		ctx.client,
-		variant.build(`bench import ${variant.key}`, account, setup.credential, expected),
+		variant.build(`bench import ${variant.key}`, account, setup.credential, expected, columns),
 	);
 	const outcome = await outcomeOf(
 		ctx,
 		run,
 		setup,
+		before,
 		CREATE_ROUTE,
 		(execution) => execution.items(variant.node).length,
 	);

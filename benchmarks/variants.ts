@@ -5,7 +5,7 @@
  */
 import type { CredentialRef, Execution, WorkflowDefinition } from '../test/e2e/lib';
 import type { BenchContext, BenchRow } from './context';
-import { benchAccount, statsOfKey, type BenchAccount, type KeyStats } from './fixtures';
+import { benchAccount, statsOfKey, statsSince, type BenchAccount, type KeyStats } from './fixtures';
 import { runTimed, type TimedRun } from './measure';
 import type { MemorySummary } from './memory';
 import type { HeaderCredentialRef } from './workflows';
@@ -68,16 +68,22 @@ export interface RunOutcome<T> {
 	notes: string[];
 }
 
-/** The account's request counters and what the execution's data says. */
+/** The account's request counters now: read before a measured run, to count only its requests. */
+export async function countersOf(ctx: BenchContext, account: BenchAccount): Promise<KeyStats> {
+	return statsOfKey(await ctx.control.stats(), account.apiKey);
+}
+
+/** The requests the run made (counters since `before`) and what the execution's data says. */
 export async function outcomeOf<T>(
 	ctx: BenchContext,
 	run: TimedRun,
 	setup: VariantSetup<Variant>,
+	before: KeyStats,
 	dataRoute: string,
 	read: (execution: Execution) => T,
 ): Promise<RunOutcome<T>> {
 	const notes: string[] = [];
-	const stats = statsOfKey(await ctx.control.stats(), setup.account.apiKey);
+	const stats = statsSince(await countersOf(ctx, setup.account), before);
 	const execution = await ctx.client.getExecution(run.executionId);
 	let value: T | undefined;
 	let nodeMs: number | undefined;

@@ -7,9 +7,11 @@ import { randomUUID } from 'node:crypto';
 
 import {
 	actionWorkflow,
+	answersParameter,
 	formById,
 	triggerWorkflow,
 	type CredentialRef,
+	type MapperColumn,
 	type NodeDefinition,
 	type WorkflowDefinition,
 } from '../test/e2e/lib';
@@ -182,12 +184,16 @@ const rowsNode = (count: number) =>
 		jsCode: rowsCode(count),
 	});
 
-/** Manual Trigger → Code (rows) → Fillout, Submission → Create, Map Automatically. */
+/**
+ * Manual Trigger → Code (rows) → Fillout, Submission → Create, Map Automatically, with
+ * the Answers columns the editor loaded for the form saved in the node.
+ */
 export function filloutImportWorkflow(
 	name: string,
 	credential: CredentialRef,
 	formId: string,
 	count: number,
+	columns: MapperColumn[],
 ): WorkflowDefinition {
 	const base = actionWorkflow({
 		name,
@@ -196,7 +202,7 @@ export function filloutImportWorkflow(
 			resource: 'submission',
 			operation: 'create',
 			form: formById(formId),
-			columns: { mappingMode: 'autoMapInputData', value: null },
+			columns: answersParameter(columns, { mappingMode: 'autoMapInputData' }),
 		},
 	});
 	const fillout = base.nodes.find((candidate) => candidate.name === BENCH_NODES.fillout);

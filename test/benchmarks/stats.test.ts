@@ -1,4 +1,5 @@
 import { median, percentile, ratio, requestFloor } from '../../benchmarks/stats';
+import { statsSince } from '../../benchmarks/fixtures';
 
 describe('benchmark stats', () => {
 	it('the floors of issue 6: 10,000 read 150 at a time, 1,000 created 10 at a time', () => {
@@ -32,5 +33,21 @@ describe('benchmark stats', () => {
 		expect(ratio(3, 2)).toBe(1.5);
 		expect(ratio(3, 0)).toBeUndefined();
 		expect(ratio(undefined, 2)).toBeUndefined();
+	});
+});
+
+describe('statsSince: only the requests a run made', () => {
+	it('subtracts the counters read before the run, route by route', () => {
+		const before = { total: 2, rateLimited: 1, requests: { 'GET /forms/:formId': 1, 'GET /x': 1 } };
+		const after = {
+			total: 104,
+			rateLimited: 1,
+			requests: { 'GET /forms/:formId': 1, 'GET /x': 1, 'POST /submissions': 100, 'GET /y': 2 },
+		};
+		expect(statsSince(after, before)).toEqual({
+			total: 102,
+			rateLimited: 0,
+			requests: { 'POST /submissions': 100, 'GET /y': 2 },
+		});
 	});
 });

@@ -1,7 +1,7 @@
 /** Workflow JSON as the editor saves it, for the package's nodes. */
 import { randomUUID } from 'node:crypto';
 
-import type { NodeDefinition, WorkflowDefinition } from './n8nClient';
+import type { N8nClient, NodeDefinition, WorkflowDefinition } from './n8nClient';
 import { NODE_TYPES } from './paths';
 
 export type FilloutCredentialType = 'filloutFormsApi' | 'filloutFormsOAuth2Api';
@@ -44,6 +44,50 @@ export function credentialsOf(
 /** The "Form" parameter in "By URL" mode. */
 export function formByUrl(url: string) {
 	return { __rl: true, mode: 'url', value: url };
+}
+
+/** One column of a resource mapper, as n8n sends it to the editor. */
+export type MapperColumn = Awaited<ReturnType<N8nClient['resourceMapperFields']>>['fields'][number];
+
+/**
+ * Create's Answers columns for a form, loaded the way the editor loads them when the
+ * form is chosen (n8n's resource-mapper-fields request, through the credential).
+ */
+export async function loadAnswerColumns(
+	n8n: N8nClient,
+	credential: CredentialRef,
+	formId: string,
+): Promise<MapperColumn[]> {
+	const { fields } = await n8n.resourceMapperFields({
+		nodeType: NODE_TYPES.action,
+		path: 'parameters.columns',
+		methodName: 'getQuestionColumns',
+		parameters: {
+			authentication: authenticationFor(credential),
+			resource: 'submission',
+			operation: 'create',
+			form: formById(formId),
+		},
+		credentials: credentialsOf(credential),
+	});
+	return fields;
+}
+
+/** Create's "Answers" parameter as the editor saves it: the mapping and the loaded columns. */
+export function answersParameter(
+	schema: MapperColumn[],
+	mapping:
+		| { mappingMode: 'autoMapInputData' }
+		| { mappingMode: 'defineBelow'; value: Record<string, unknown> },
+) {
+	return {
+		value: {},
+		...mapping,
+		matchingColumns: [],
+		schema,
+		attemptToConvertTypes: false,
+		convertFieldsToString: false,
+	};
 }
 
 export interface ActionWorkflowOptions {
