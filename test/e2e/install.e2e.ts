@@ -39,6 +39,8 @@ describe('the community package', () => {
 			expect(existsSync(join(installed.dir, file))).toBe(true);
 		}
 		expect(packed.files).toContain('dist/nodes/Fillout/Fillout.node.js');
+		// Source maps would point at TypeScript sources the package does not ship.
+		expect(packed.files.filter((file) => file.endsWith('.map'))).toEqual([]);
 	});
 
 	it('is loaded by n8n: GET /types/nodes.json lists the action node and the trigger', async () => {
