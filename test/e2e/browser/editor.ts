@@ -5,7 +5,7 @@
  */
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 
-import type { Owner } from '../lib/n8nClient';
+import type { Owner, WorkflowDefinition } from '../lib/n8nClient';
 
 /** Signs in through the editor's login form; resolves on the page it lands on. */
 export async function signInThroughForm(
@@ -91,8 +91,26 @@ export async function chooseOption(
 	name: string,
 	label: string,
 ): Promise<void> {
-	await scope.locator(`[data-test-id="parameter-input-${name}"]`).click();
+	await pickFromDropdown(page, scope.locator(`[data-test-id="parameter-input-${name}"]`), label);
+}
+
+/** Opens a dropdown (e.g. the resource mapper's `mapping-mode-select`) and picks an option by its label. */
+export async function pickFromDropdown(page: Page, select: Locator, label: string): Promise<void> {
+	await select.click();
 	await page.locator('.el-select-dropdown__item:visible').filter({ hasText: label }).click();
+}
+
+/** Types into a resource locator parameter (in the mode it shows, e.g. "By ID") and leaves it. */
+export async function fillResourceLocator(
+	scope: Locator,
+	name: string,
+	value: string,
+): Promise<void> {
+	const input = scope.locator(
+		`[data-test-id="resource-locator-${name}"] input[data-test-id="rlc-input"]`,
+	);
+	await input.fill(value);
+	await input.press('Tab');
 }
 
 /** Clicks Save and returns the new credential's id (from n8n's answer). */
@@ -171,17 +189,49 @@ export async function importWorkflowFile(
 	await page.locator('[data-test-id="workflow-menu-item-import-from-file"]').click();
 	await (await chooser).setFiles(file);
 	await page.locator('[data-test-id="canvas-node"]').first().waitFor();
-	const saved = page.waitForResponse(
-		(response) =>
-			['POST', 'PATCH'].includes(response.request().method()) &&
-			/^\/rest\/workflows(\/[^/]+)?$/.test(new URL(response.url()).pathname),
-	);
+	const saved = nextWorkflowSave(page);
 	await page.keyboard.press('Control+s');
-	const response = await saved;
-	if (response.status() !== 200) {
-		throw new Error(`saving the workflow answered ${response.status()}: ${await response.text()}`);
-	}
-	return ((await response.json()) as { data: { id: string } }).data.id;
+	return (await saved).id;
+}
+
+export interface WorkflowSave {
+	/** The saved workflow's id (from n8n's answer). */
+	id: string;
+	/** The workflow as the editor sent it. */
+	sent: WorkflowDefinition;
+}
+
+/**
+ * The editor's next save of a workflow (POST /rest/workflows for a new one, PATCH
+ * /rest/workflows/<id> for a saved one) whose sent workflow passes `accept`. n8n 2.41
+ * also saves a saved workflow by itself 1.5 s after the last change (autosave), and
+ * swallows Ctrl+S while a node's details view is open: call this before the change, then
+ * save with Ctrl+S on the canvas or let the autosave come.
+ */
+export function nextWorkflowSave(
+	page: Page,
+	accept: (sent: WorkflowDefinition) => boolean = () => true,
+): Promise<WorkflowSave> {
+	const answered = page.waitForResponse((response) => {
+		const request = response.request();
+		return (
+			['POST', 'PATCH'].includes(request.method()) &&
+			/^\/rest\/workflows(\/[^/]+)?$/.test(new URL(response.url()).pathname) &&
+			accept(request.postDataJSON() as WorkflowDefinition)
+		);
+	});
+	const saved = answered.then(async (response) => {
+		if (response.status() !== 200) {
+			throw new Error(
+				`saving the workflow answered ${response.status()}: ${await response.text()}`,
+			);
+		}
+		const { data } = (await response.json()) as { data: { id: string } };
+		return { id: data.id, sent: response.request().postDataJSON() as WorkflowDefinition };
+	});
+	// A test that fails before awaiting it closes the page: not a second, unhandled error.
+	saved.catch(() => undefined);
+	return saved;
 }
 
 /** The "+" of the canvas, then a search in the node creator. */
@@ -202,6 +252,13 @@ export async function openNode(page: Page, nodeName: string): Promise<Locator> {
 	const ndv = page.locator('[data-test-id="ndv"]');
 	await ndv.waitFor();
 	return ndv;
+}
+
+/** Closes the node details view (back to the canvas). */
+export async function closeNode(page: Page): Promise<void> {
+	const ndv = page.locator('[data-test-id="ndv"]');
+	await ndv.locator('[data-test-id="ndv-close-button"]').click();
+	await ndv.waitFor({ state: 'hidden' });
 }
 
 function escapeRegExp(text: string): string {
