@@ -313,6 +313,28 @@ describe('Submission → Create: with the columns the editor saved, no read of t
 			'Item 0: the Answers column "nope" is not a question of this form',
 		);
 	});
+	it('a saved column the form no longer has, once the form was read anyway, is refused by its saved name', async () => {
+		const eventFormId = await demoFormId(sandbox(), 'Event Registration');
+		const metadata = await metadataDirect(sandbox(), eventFormId);
+		const columns = await editorColumns(eventFormId);
+		const gone = { ...columns[0], id: 'gone', displayName: 'Old question (ShortAnswer)' };
+		const result = await runFillout(sandbox(), {
+			resource: 'submission',
+			operation: 'create',
+			form: formById(eventFormId),
+			...savedColumns([...columns, gone], {
+				mappingMode: 'defineBelow',
+				value: { gone: 'left over' },
+			}),
+			// URL parameters make the node read the form.
+			additionalFields: {
+				urlParameters: { parameter: [{ id: metadata.urlParameters[0].id, value: 'ad' }] },
+			},
+		});
+		expect(result.error?.message).toBe(
+			'Item 0: the Answers column "Old question" (gone) is not a question of this form',
+		);
+	});
 });
 
 describe('Submission → Create: bad input is reported for its item and field', () => {

@@ -405,10 +405,11 @@ export async function execute(
 			}
 			if (!automatic && answers.unmatched.length) {
 				const [key] = answers.unmatched;
+				const savedName = savedQuestions?.find((question) => question.id === key)?.name;
 				throw problem(
 					this,
 					itemIndex,
-					`the Answers column "${key}" is not a question of this form`,
+					`the Answers column ${savedName === undefined ? `"${key}"` : `"${savedName}" (${key})`} is not a question of this form`,
 					'The question may have been removed from the form. Open the node to load the form’s current questions, or remove the column.',
 				);
 			}
