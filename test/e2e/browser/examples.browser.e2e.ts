@@ -20,6 +20,7 @@ import {
 import { createApiKeyCredential } from '../lib/credentials';
 import type { Execution } from '../lib/n8nClient';
 import { NODE_TYPES } from '../lib/paths';
+import { loadAnswerColumns, type CredentialRef } from '../lib/workflows';
 import { waitFor } from '../lib/processes';
 import { connectE2e, unique, type E2eContext } from '../support';
 import { launchChromium, type HeadlessBrowser } from './chromium';
@@ -28,12 +29,13 @@ import { importWorkflowFile, useSession } from './editor';
 let e2e: E2eContext;
 let browser: HeadlessBrowser;
 let target: ExampleTarget;
+let namedCredential: CredentialRef;
 
 beforeAll(async () => {
 	e2e = await connectE2e();
 	// The name the files refer to, then a newer one of the same type: the editor must
 	// pick by name, not the most recent credential.
-	const named = await createApiKeyCredential(
+	namedCredential = await createApiKeyCredential(
 		e2e.n8n,
 		EXAMPLE_CREDENTIALS.filloutFormsApi,
 		e2e.demo.apiKeys[0],
@@ -49,7 +51,7 @@ beforeAll(async () => {
 		name: unique('Event signups'),
 		questions: IMPORT_QUESTIONS,
 	});
-	target = { formId: form.id, credentials: { filloutFormsApi: named } };
+	target = { formId: form.id, credentials: { filloutFormsApi: namedCredential } };
 	browser = await launchChromium();
 	// The suite's session (n8n allows 5 logins a minute; the OAuth2 test signs in through the form).
 	await useSession(browser.context, e2e.state.n8n.url, e2e.n8n.sessionCookie);
@@ -93,6 +95,12 @@ describe('example workflows imported in the editor', () => {
 });
 
 describe('example workflows run against the sandbox', () => {
+	it('bulk import: the Answers columns in the file are what the editor loads for the form', async () => {
+		const [create] = filloutNodes(readExample('import'));
+		const saved = (create.parameters.columns as { schema: unknown[] }).schema;
+		expect(saved).toEqual(await loadAnswerColumns(e2e.n8n, namedCredential, target.formId));
+	});
+
 	it('bulk import: one submission per row, answers mapped to the form’s questions', async () => {
 		const workflow = prepareExample(readExample('import'), target);
 		const execution = succeeded(await e2e.n8n.runOnce(workflow, { triggerName: 'Start import' }));
