@@ -6,14 +6,31 @@
  * both mapping modes. DatePicker and DateTimePicker share the n8n type `dateTime` (and
  * here the question name): only the displayName tells them apart.
  *
+ * When the form's questions changed after the node was saved, the saved schema is stale.
+ * On opening the node n8n 2.41.1 loads the questions again and, where they differ from
+ * the saved ones (id, displayName, type, required, display and match flags; not a
+ * dropdown's choices), only tells the user: "Map Each Column Manually" shows a warning
+ * icon by "Values to Send" (tooltip "Questions are outdated. Refresh to see the
+ * changes.") with a Refresh button, "Map Automatically" a callout "Refresh to see the
+ * updated fields" with a Refresh button. Nothing is saved until the user clicks Refresh;
+ * then the schema is replaced by the form's current questions.
+ *
  * n8n 2.41 saves a workflow by itself 1.5 s after a change and ignores Ctrl+S while the
  * node's details view is open; the tests save with Ctrl+S on the canvas or let the
  * autosave come, and wait for the editor's save request either way (nextWorkflowSave).
  */
+import type { Locator } from 'playwright-core';
+
 import { createApiKeyCredential } from '../lib/credentials';
 import type { WorkflowDefinition } from '../lib/n8nClient';
 import type { QuestionSpec } from '../lib/sandbox';
-import { actionWorkflow, formById, NODE_NAMES, type CredentialRef } from '../lib/workflows';
+import {
+	actionWorkflow,
+	answersParameter,
+	formById,
+	NODE_NAMES,
+	type CredentialRef,
+} from '../lib/workflows';
 import { connectE2e, unique, type E2eContext } from '../support';
 import { launchChromium, type HeadlessBrowser } from './chromium';
 import {
@@ -25,21 +42,36 @@ import {
 	openWorkflow,
 	pickFromDropdown,
 	useSession,
+	workflowSavesWithin,
 } from './editor';
+
+/** A dropdown question, in both forms of these tests. */
+const TICKET_QUESTION: QuestionSpec = {
+	id: 'ticket',
+	name: 'Ticket',
+	type: 'Dropdown',
+	options: [
+		{ value: 'tier-vip', label: 'VIP' },
+		{ value: 'tier-std', label: 'Standard' },
+	],
+};
+
+/** The schema entry expected for TICKET_QUESTION. */
+const TICKET_COLUMN = {
+	id: 'ticket',
+	displayName: 'Ticket (Dropdown)',
+	type: 'options',
+	options: [
+		{ name: 'VIP', value: 'tier-vip' },
+		{ name: 'Standard', value: 'tier-std' },
+	],
+};
 
 const QUESTIONS: QuestionSpec[] = [
 	{ id: 'fullName', name: 'Full name', type: 'ShortAnswer' },
 	{ id: 'arrivalDay', name: 'Arrival', type: 'DatePicker' },
 	{ id: 'arrivalTime', name: 'Arrival', type: 'DateTimePicker' },
-	{
-		id: 'ticket',
-		name: 'Ticket',
-		type: 'Dropdown',
-		options: [
-			{ value: 'tier-vip', label: 'VIP' },
-			{ value: 'tier-std', label: 'Standard' },
-		],
-	},
+	TICKET_QUESTION,
 	{ id: 'seats', name: 'Seats', type: 'NumberInput' },
 ];
 
@@ -48,22 +80,62 @@ const SCHEMA = [
 	{ id: 'fullName', displayName: 'Full name (ShortAnswer)', type: 'string' },
 	{ id: 'arrivalDay', displayName: 'Arrival (DatePicker)', type: 'dateTime' },
 	{ id: 'arrivalTime', displayName: 'Arrival (DateTimePicker)', type: 'dateTime' },
-	{
-		id: 'ticket',
-		displayName: 'Ticket (Dropdown)',
-		type: 'options',
-		options: [
-			{ name: 'VIP', value: 'tier-vip' },
-			{ name: 'Standard', value: 'tier-std' },
-		],
-	},
+	TICKET_COLUMN,
 	{ id: 'seats', displayName: 'Seats (NumberInput)', type: 'number' },
 ];
+
+/**
+ * A form as it is now, after its questions changed since a node was set up with it:
+ * "Full name" renamed "Name", the Ticket dropdown's choice "Economy" replaced by
+ * "Standard", a question "Email" added and one ("gone") removed.
+ */
+const CHANGED_QUESTIONS: QuestionSpec[] = [
+	{ id: 'fullName', name: 'Name', type: 'ShortAnswer' },
+	TICKET_QUESTION,
+	{ id: 'email', name: 'Email', type: 'EmailInput' },
+];
+
+/** A schema entry as the editor first saves it (the field getQuestionColumns gives). */
+function savedColumn(id: string, displayName: string, type: string, options?: unknown[]) {
+	return {
+		id,
+		displayName,
+		required: false,
+		defaultMatch: false,
+		canBeUsedToMatch: false,
+		display: true,
+		type,
+		...(options ? { options } : {}),
+	};
+}
+
+/** The schema saved before the form changed (built by hand: the sandbox cannot edit a form). */
+const STALE_SCHEMA = [
+	savedColumn('fullName', 'Full name (ShortAnswer)', 'string'),
+	savedColumn('ticket', 'Ticket (Dropdown)', 'options', [
+		{ name: 'VIP', value: 'tier-vip' },
+		// A choice the form no longer has: n8n does not compare choices, so alone this would
+		// not be flagged as stale; a refresh replaces it with the rest.
+		{ name: 'Economy', value: 'tier-eco' },
+	]),
+	savedColumn('gone', 'Old question (ShortAnswer)', 'string'),
+];
+
+/** The schema entries expected for CHANGED_QUESTIONS, in the form's order. */
+const CHANGED_SCHEMA = [
+	{ id: 'fullName', displayName: 'Name (ShortAnswer)', type: 'string' },
+	TICKET_COLUMN,
+	{ id: 'email', displayName: 'Email (EmailInput)', type: 'string' },
+];
+
+/** Longer than the editor's autosave delay (1.5 s): no save by then means none is coming. */
+const NO_SAVE_WINDOW_MS = 3_000;
 
 type MappingMode = 'defineBelow' | 'autoMapInputData';
 
 interface SavedColumns {
 	mappingMode?: string;
+	value?: Record<string, unknown> | null;
 	schema?: Array<Record<string, unknown>>;
 }
 
@@ -118,12 +190,16 @@ async function storedColumns(workflowId: string) {
 	};
 }
 
-/** Manual Trigger → Fillout (Submission → Create) with the form chosen by ID. */
-async function createWorkflow(name: string, columns?: Record<string, unknown>): Promise<string> {
+/** Manual Trigger → Fillout (Submission → Create) with the form (default: QUESTIONS') chosen by ID. */
+async function createWorkflow(
+	name: string,
+	columns?: Record<string, unknown>,
+	form: string = formId,
+): Promise<string> {
 	const parameters: Record<string, unknown> = {
 		resource: 'submission',
 		operation: 'create',
-		form: formById(formId),
+		form: formById(form),
 	};
 	if (columns) parameters.columns = columns;
 	return (
@@ -137,6 +213,16 @@ async function openFilloutNode(workflowId: string) {
 	return await openNode(browser.page, NODE_NAMES.fillout);
 }
 
+/**
+ * The question fields "Map Each Column Manually" shows (at least `count`), by label: a
+ * label's first line is the column's displayName, then come the Fixed/Expression toggles.
+ */
+async function answerLabels(ndv: Locator, count: number): Promise<string[]> {
+	const fields = ndv.locator('[data-test-id="mapping-fields-container"] label[for^="value["]');
+	await fields.nth(count - 1).waitFor();
+	return (await fields.allInnerTexts()).map((text) => text.split('\n')[0].trim());
+}
+
 describe('Create: the Answers columns the editor saves', () => {
 	it('Map Each Column Manually: opening the node saves one schema entry per question; Map Automatically keeps them', async () => {
 		const { page } = browser;
@@ -145,12 +231,8 @@ describe('Create: the Answers columns the editor saves', () => {
 
 		let saved = nextWorkflowSave(page, savedIn('defineBelow'));
 		const ndv = await openFilloutNode(workflowId);
-		const fields = ndv.locator('[data-test-id="mapping-fields-container"] label[for^="value["]');
-		await fields.nth(SCHEMA.length - 1).waitFor();
-		// The editor lists the questions by displayName (the two "Arrival" only by their
-		// type); a label's first line is the name, then come the Fixed/Expression toggles.
-		const labels = await fields.allInnerTexts();
-		expect(labels.map((text) => text.split('\n')[0].trim())).toEqual(
+		// The editor lists the questions by displayName (the two "Arrival" only by their type).
+		await expect(answerLabels(ndv, SCHEMA.length)).resolves.toEqual(
 			SCHEMA.map((field) => field.displayName),
 		);
 		await closeNode(page);
@@ -214,6 +296,94 @@ describe('Create: the Answers columns the editor saves', () => {
 		await expect(storedColumns(workflowId)).resolves.toEqual({
 			mappingMode: 'autoMapInputData',
 			schema: [{ id: 'email', displayName: 'Email (EmailInput)', type: 'string' }],
+		});
+
+		await e2e.n8n.deleteWorkflow(workflowId);
+	});
+});
+
+describe('Create: Answers saved before the form changed (stale schema)', () => {
+	let changedFormId: string;
+
+	beforeAll(async () => {
+		changedFormId = (
+			await e2e.sandbox.createForm({ name: unique('Guests'), questions: CHANGED_QUESTIONS })
+		).id;
+	});
+
+	/** A save whose schema no longer has the removed question: the one a refresh makes. */
+	function savedRefreshed(sent: WorkflowDefinition): boolean {
+		return !columnsOf(sent)?.schema?.some((column) => column.id === 'gone');
+	}
+
+	it('Map Each Column Manually: a warning icon by "Values to Send" (tooltip "Questions are outdated"), its Refresh button reloads the questions and the autosave replaces the schema', async () => {
+		const { page } = browser;
+		const staleColumns = answersParameter(STALE_SCHEMA, {
+			mappingMode: 'defineBelow',
+			value: { fullName: '={{ $json.name }}', ticket: 'tier-vip', gone: 'old answer' },
+		});
+		const workflowId = await createWorkflow('Stale columns, manual', staleColumns, changedFormId);
+
+		const ndv = await openFilloutNode(workflowId);
+		// The label row's options hold the warning (and a Refresh button) while the loaded
+		// questions differ from the saved ones; the ⋮ menu there also has "Refresh Question List".
+		const labelOptions = ndv.locator('[data-test-id="columns-parameter-input-options-container"]');
+		const warning = labelOptions.locator('[data-icon="triangle-alert"]');
+		await warning.hover();
+		await page
+			.getByText('Questions are outdated. Refresh to see the changes.', { exact: true })
+			.filter({ visible: true })
+			.first()
+			.waitFor();
+		// Opening alone changes nothing: the fields shown and the workflow stored stay stale.
+		await expect(answerLabels(ndv, STALE_SCHEMA.length)).resolves.toEqual([
+			'Full name (ShortAnswer)',
+			'Ticket (Dropdown)',
+			'Old question (ShortAnswer)',
+		]);
+		await expect(workflowSavesWithin(page, NO_SAVE_WINDOW_MS)).resolves.toEqual([]);
+		await expect(e2e.n8n.getWorkflow(workflowId).then(columnsOf)).resolves.toEqual(staleColumns);
+
+		const saved = nextWorkflowSave(page, savedRefreshed);
+		await labelOptions.getByRole('button', { name: 'Refresh', exact: true }).click();
+		await saved;
+		await warning.waitFor({ state: 'detached' });
+		await expect(answerLabels(ndv, CHANGED_SCHEMA.length)).resolves.toEqual(
+			CHANGED_SCHEMA.map((field) => field.displayName),
+		);
+		await expect(storedColumns(workflowId)).resolves.toEqual({
+			mappingMode: 'defineBelow',
+			schema: CHANGED_SCHEMA,
+		});
+		// Values stay with their question ids; the removed question's value goes.
+		const { value } = columnsOf(await e2e.n8n.getWorkflow(workflowId)) ?? {};
+		expect(value).toEqual({ fullName: '={{ $json.name }}', ticket: 'tier-vip' });
+
+		await e2e.n8n.deleteWorkflow(workflowId);
+	});
+
+	it('Map Automatically: a callout "Refresh to see the updated fields" whose Refresh button reloads the questions and the autosave replaces the schema', async () => {
+		const { page } = browser;
+		const staleColumns = answersParameter(STALE_SCHEMA, { mappingMode: 'autoMapInputData' });
+		const workflowId = await createWorkflow(
+			'Stale columns, automatic',
+			staleColumns,
+			changedFormId,
+		);
+
+		const ndv = await openFilloutNode(workflowId);
+		const callout = ndv.getByRole('alert').filter({ hasText: 'Refresh to see the updated fields' });
+		await callout.waitFor();
+		await expect(workflowSavesWithin(page, NO_SAVE_WINDOW_MS)).resolves.toEqual([]);
+		await expect(e2e.n8n.getWorkflow(workflowId).then(columnsOf)).resolves.toEqual(staleColumns);
+
+		const saved = nextWorkflowSave(page, savedRefreshed);
+		await callout.getByRole('button', { name: 'Refresh', exact: true }).click();
+		await saved;
+		await callout.waitFor({ state: 'detached' });
+		await expect(storedColumns(workflowId)).resolves.toEqual({
+			mappingMode: 'autoMapInputData',
+			schema: CHANGED_SCHEMA,
 		});
 
 		await e2e.n8n.deleteWorkflow(workflowId);

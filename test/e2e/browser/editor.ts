@@ -3,7 +3,7 @@
  * OAuth popup, the node creator and the node details view. Selectors are the editor's
  * own `data-test-id`s.
  */
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 
 import type { Owner, WorkflowDefinition } from '../lib/n8nClient';
 
@@ -214,11 +214,7 @@ export function nextWorkflowSave(
 ): Promise<WorkflowSave> {
 	const answered = page.waitForResponse((response) => {
 		const request = response.request();
-		return (
-			['POST', 'PATCH'].includes(request.method()) &&
-			/^\/rest\/workflows(\/[^/]+)?$/.test(new URL(response.url()).pathname) &&
-			accept(request.postDataJSON() as WorkflowDefinition)
-		);
+		return isWorkflowSave(request) && accept(request.postDataJSON() as WorkflowDefinition);
 	});
 	const saved = answered.then(async (response) => {
 		if (response.status() !== 200) {
@@ -232,6 +228,32 @@ export function nextWorkflowSave(
 	// A test that fails before awaiting it closes the page: not a second, unhandled error.
 	saved.catch(() => undefined);
 	return saved;
+}
+
+/**
+ * The workflows the editor sends to be saved during the next `ms` milliseconds. To show
+ * that something (e.g. only opening a node) leaves the saved workflow alone, wait longer
+ * than the autosave's 1.5 s.
+ */
+export async function workflowSavesWithin(page: Page, ms: number): Promise<WorkflowDefinition[]> {
+	const sent: WorkflowDefinition[] = [];
+	const record = (request: Request) => {
+		if (isWorkflowSave(request)) sent.push(request.postDataJSON() as WorkflowDefinition);
+	};
+	page.on('request', record);
+	try {
+		await page.waitForTimeout(ms);
+	} finally {
+		page.off('request', record);
+	}
+	return sent;
+}
+
+function isWorkflowSave(request: Request): boolean {
+	return (
+		['POST', 'PATCH'].includes(request.method()) &&
+		/^\/rest\/workflows(\/[^/]+)?$/.test(new URL(request.url()).pathname)
+	);
 }
 
 /** The "+" of the canvas, then a search in the node creator. */
