@@ -202,6 +202,16 @@ const EXPECTED: Record<QuestionTypeInfo['answer'], string> = {
 	any: 'a value',
 };
 
+/** A choice question with options, answered with something that is not one of them. */
+function isUnlistedChoice(question: FormQuestion, value: unknown): boolean {
+	const options = question.options ?? [];
+	return (
+		questionTypeInfo(question.type)?.answer === 'choice' &&
+		options.length > 0 &&
+		!options.some((option) => option.value === value)
+	);
+}
+
 export interface AnswerProblem {
 	questionId: string;
 	questionName: string;
@@ -213,6 +223,8 @@ export interface BuiltAnswers {
 	problems: AnswerProblem[];
 	/** Input keys with a value that name no question (reserved keys of a simplified submission aside). */
 	unmatched: string[];
+	/** Questions with choices whose answer is none of them (by value or label). */
+	unlistedChoices: string[];
 }
 
 /**
@@ -250,12 +262,14 @@ export function buildAnswers(
 		values.set(question.id, value);
 	}
 
-	const built: BuiltAnswers = { questions: [], problems: [], unmatched };
+	const built: BuiltAnswers = { questions: [], problems: [], unmatched, unlistedChoices: [] };
 	for (const question of questions) {
 		if (!values.has(question.id)) continue;
 		const checked = coerceAnswer(question, values.get(question.id), timeZone);
-		if (checked.ok) built.questions.push({ id: question.id, value: checked.value });
-		else
+		if (checked.ok) {
+			built.questions.push({ id: question.id, value: checked.value });
+			if (isUnlistedChoice(question, checked.value)) built.unlistedChoices.push(question.id);
+		} else
 			built.problems.push({
 				questionId: question.id,
 				questionName: question.name,

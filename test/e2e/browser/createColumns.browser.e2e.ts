@@ -7,13 +7,13 @@
  * here the question name): only the displayName tells them apart.
  *
  * When the form's questions changed after the node was saved, the saved schema is stale.
- * On opening the node n8n 2.41.1 loads the questions again and, where they differ from
- * the saved ones (id, displayName, type, required, display and match flags; not a
- * dropdown's choices), only tells the user: "Map Each Column Manually" shows a warning
- * icon by "Values to Send" (tooltip "Questions are outdated. Refresh to see the
- * changes.") with a Refresh button, "Map Automatically" a callout "Refresh to see the
- * updated fields" with a Refresh button. Nothing is saved until the user clicks Refresh;
- * then the schema is replaced by the form's current questions.
+ * On opening the node n8n 2.41.1 loads the questions again and compares them with the
+ * saved ones (id, displayName, type, required, display and match flags; not a dropdown's
+ * choices). Without more, it would only warn ("Questions are outdated. Refresh to see the
+ * changes." / "Refresh to see the updated fields") until the user clicks Refresh; the
+ * node sets `refreshStaleSchemaOnOpen`, so n8n replaces the schema at once and autosaves.
+ * (Changed choices alone are not seen as stale: the node's run time reads the form when
+ * an answer is none of the saved choices.)
  *
  * n8n 2.41 saves a workflow by itself 1.5 s after a change and ignores Ctrl+S while the
  * node's details view is open; the tests save with Ctrl+S on the canvas or let the
@@ -122,7 +122,12 @@ const STALE_SCHEMA = [
 ];
 
 /** The schema entries expected for CHANGED_QUESTIONS, in the form's order. */
-const CHANGED_SCHEMA = [
+const CHANGED_SCHEMA: Array<{
+	id: string;
+	displayName: string;
+	type: string;
+	options?: unknown[];
+}> = [
 	{ id: 'fullName', displayName: 'Name (ShortAnswer)', type: 'string' },
 	TICKET_COLUMN,
 	{ id: 'email', displayName: 'Email (EmailInput)', type: 'string' },
@@ -316,75 +321,62 @@ describe('Create: Answers saved before the form changed (stale schema)', () => {
 		return !columnsOf(sent)?.schema?.some((column) => column.id === 'gone');
 	}
 
-	it('Map Each Column Manually: a warning icon by "Values to Send" (tooltip "Questions are outdated"), its Refresh button reloads the questions and the autosave replaces the schema', async () => {
+	it.each([
+		{
+			mode: 'defineBelow' as const,
+			label: 'Map Each Column Manually',
+			columns: answersParameter(STALE_SCHEMA, {
+				mappingMode: 'defineBelow',
+				value: { fullName: '={{ $json.name }}', ticket: 'tier-vip', gone: 'old answer' },
+			}),
+		},
+		{
+			mode: 'autoMapInputData' as const,
+			label: 'Map Automatically',
+			columns: answersParameter(STALE_SCHEMA, { mappingMode: 'autoMapInputData' }),
+		},
+	])(
+		'$label: opening the node loads the form’s current questions and the autosave replaces the stale schema, no click needed',
+		async ({ mode, label, columns }) => {
+			const { page } = browser;
+			const workflowId = await createWorkflow(`Stale columns, ${label}`, columns, changedFormId);
+
+			// The node sets refreshStaleSchemaOnOpen: n8n refreshes instead of only warning.
+			const saved = nextWorkflowSave(page, savedRefreshed);
+			const ndv = await openFilloutNode(workflowId);
+			await saved;
+			await expect(storedColumns(workflowId)).resolves.toEqual({
+				mappingMode: mode,
+				schema: CHANGED_SCHEMA,
+			});
+			if (mode === 'defineBelow') {
+				await expect(answerLabels(ndv, CHANGED_SCHEMA.length)).resolves.toEqual(
+					CHANGED_SCHEMA.map((field) => field.displayName),
+				);
+				// Values stay with their question ids; the removed question's value goes.
+				const { value } = columnsOf(await e2e.n8n.getWorkflow(workflowId)) ?? {};
+				expect(value).toEqual({ fullName: '={{ $json.name }}', ticket: 'tier-vip' });
+			}
+			// No "outdated" warning is left to act on.
+			await expect(ndv.getByText('Refresh to see', { exact: false }).count()).resolves.toBe(0);
+
+			await e2e.n8n.deleteWorkflow(workflowId);
+		},
+	);
+
+	it('an up-to-date schema: opening the node saves nothing', async () => {
 		const { page } = browser;
-		const staleColumns = answersParameter(STALE_SCHEMA, {
-			mappingMode: 'defineBelow',
-			value: { fullName: '={{ $json.name }}', ticket: 'tier-vip', gone: 'old answer' },
-		});
-		const workflowId = await createWorkflow('Stale columns, manual', staleColumns, changedFormId);
-
-		const ndv = await openFilloutNode(workflowId);
-		// The label row's options hold the warning (and a Refresh button) while the loaded
-		// questions differ from the saved ones; the ⋮ menu there also has "Refresh Question List".
-		const labelOptions = ndv.locator('[data-test-id="columns-parameter-input-options-container"]');
-		const warning = labelOptions.locator('[data-icon="triangle-alert"]');
-		await warning.hover();
-		await page
-			.getByText('Questions are outdated. Refresh to see the changes.', { exact: true })
-			.filter({ visible: true })
-			.first()
-			.waitFor();
-		// Opening alone changes nothing: the fields shown and the workflow stored stay stale.
-		await expect(answerLabels(ndv, STALE_SCHEMA.length)).resolves.toEqual([
-			'Full name (ShortAnswer)',
-			'Ticket (Dropdown)',
-			'Old question (ShortAnswer)',
-		]);
-		await expect(workflowSavesWithin(page, NO_SAVE_WINDOW_MS)).resolves.toEqual([]);
-		await expect(e2e.n8n.getWorkflow(workflowId).then(columnsOf)).resolves.toEqual(staleColumns);
-
-		const saved = nextWorkflowSave(page, savedRefreshed);
-		await labelOptions.getByRole('button', { name: 'Refresh', exact: true }).click();
-		await saved;
-		await warning.waitFor({ state: 'detached' });
-		await expect(answerLabels(ndv, CHANGED_SCHEMA.length)).resolves.toEqual(
-			CHANGED_SCHEMA.map((field) => field.displayName),
+		const current = answersParameter(
+			CHANGED_SCHEMA.map(({ id, displayName, type, options }) =>
+				savedColumn(id, displayName, type, options),
+			),
+			{ mappingMode: 'autoMapInputData' },
 		);
-		await expect(storedColumns(workflowId)).resolves.toEqual({
-			mappingMode: 'defineBelow',
-			schema: CHANGED_SCHEMA,
-		});
-		// Values stay with their question ids; the removed question's value goes.
-		const { value } = columnsOf(await e2e.n8n.getWorkflow(workflowId)) ?? {};
-		expect(value).toEqual({ fullName: '={{ $json.name }}', ticket: 'tier-vip' });
+		const workflowId = await createWorkflow('Current columns', current, changedFormId);
 
-		await e2e.n8n.deleteWorkflow(workflowId);
-	});
-
-	it('Map Automatically: a callout "Refresh to see the updated fields" whose Refresh button reloads the questions and the autosave replaces the schema', async () => {
-		const { page } = browser;
-		const staleColumns = answersParameter(STALE_SCHEMA, { mappingMode: 'autoMapInputData' });
-		const workflowId = await createWorkflow(
-			'Stale columns, automatic',
-			staleColumns,
-			changedFormId,
-		);
-
-		const ndv = await openFilloutNode(workflowId);
-		const callout = ndv.getByRole('alert').filter({ hasText: 'Refresh to see the updated fields' });
-		await callout.waitFor();
+		await openFilloutNode(workflowId);
 		await expect(workflowSavesWithin(page, NO_SAVE_WINDOW_MS)).resolves.toEqual([]);
-		await expect(e2e.n8n.getWorkflow(workflowId).then(columnsOf)).resolves.toEqual(staleColumns);
-
-		const saved = nextWorkflowSave(page, savedRefreshed);
-		await callout.getByRole('button', { name: 'Refresh', exact: true }).click();
-		await saved;
-		await callout.waitFor({ state: 'detached' });
-		await expect(storedColumns(workflowId)).resolves.toEqual({
-			mappingMode: 'autoMapInputData',
-			schema: CHANGED_SCHEMA,
-		});
+		await expect(e2e.n8n.getWorkflow(workflowId).then(columnsOf)).resolves.toEqual(current);
 
 		await e2e.n8n.deleteWorkflow(workflowId);
 	});

@@ -281,6 +281,25 @@ describe('Submission → Create: with the columns the editor saved, no read of t
 		expect(answer(result.items[11].json, idOf('Name'))).toBe('Person 11');
 	});
 
+	it('a choice that is not among the saved choices: the form is read for its current ones', async () => {
+		// As if "Pro plan" was added to the form after the columns were saved.
+		const stale = schema.map((column) =>
+			column.id === idOf('Plan')
+				? { ...column, options: [{ name: 'basic', value: 'basic' }] }
+				: column,
+		);
+		const { result, formReads } = await create(
+			[
+				{ Name: 'Ana', Plan: 'basic' },
+				{ Name: 'Bo', Plan: 'Pro plan' },
+			],
+			savedColumns(stale),
+		);
+		expect(result.error).toBeUndefined();
+		expect(formReads).toBe(1);
+		expect(result.items.map((item) => answer(item.json, idOf('Plan')))).toEqual(['basic', 'pro']);
+	});
+
 	it('a column of a question that is gone: Fillout’s rejection names it and says to reload the columns', async () => {
 		const withRemoved: ResourceMapperField[] = [
 			...schema,
@@ -297,7 +316,7 @@ describe('Submission → Create: with the columns the editor saved, no read of t
 		expect(result.error?.message).toBe(
 			'Item 0: Fillout rejected question "Old question" (id): No question with id "gone" exists on this form',
 		);
-		expect(result.error?.description).toMatch(/open the node to load them again/);
+		expect(result.error?.description).toMatch(/open the node: it loads the current ones/);
 	});
 
 	it('a value for a column the form does not have is refused before anything is sent', async () => {

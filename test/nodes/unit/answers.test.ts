@@ -206,6 +206,7 @@ describe('buildAnswers', () => {
 			],
 			problems: [],
 			unmatched: ['x', 'zzz'],
+			unlistedChoices: [],
 		});
 	});
 
@@ -222,6 +223,38 @@ describe('buildAnswers', () => {
 		]);
 		// A question of an unknown type cannot be answered: its key matches nothing.
 		expect(built.unmatched).toEqual(['Future']);
+	});
+
+	it('lists choice answers that are none of the question’s choices (by value or label)', () => {
+		const plans = {
+			questions: [
+				{
+					id: 'p1',
+					name: 'Plan',
+					type: 'Dropdown',
+					options: [{ value: 'pro', label: 'Pro plan' }],
+				},
+				{
+					id: 'p2',
+					name: 'Plan B',
+					type: 'Dropdown',
+					options: [{ value: 'pro', label: 'Pro plan' }],
+				},
+				{ id: 'p3', name: 'Free text', type: 'MultipleChoice' },
+			],
+		};
+		const built = buildAnswers(
+			plans,
+			{ p1: 'Pro plan', p2: 'Enterprise', p3: 'x' },
+			'byId',
+			BERLIN,
+		);
+		expect(built.questions).toEqual([
+			{ id: 'p1', value: 'pro' },
+			{ id: 'p2', value: 'Enterprise' },
+			{ id: 'p3', value: 'x' },
+		]);
+		expect(built.unlistedChoices).toEqual(['p2']);
 	});
 
 	it('reports each bad value with the question’s name', () => {

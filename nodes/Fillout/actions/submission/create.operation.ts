@@ -27,7 +27,7 @@ import { fixedFormIdOf, formIdOf } from '../parameters';
 export const SUBMISSIONS_PER_REQUEST = 10;
 
 const SAVED_COLUMNS_HINT =
-	'The answers were mapped with the questions saved in the node when the form was chosen. If the form’s questions have changed since, open the node to load them again.';
+	'The answers were mapped with the questions saved in the node when the form was chosen. If the form’s questions have changed since, open the node: it loads the current ones.';
 
 const LOAD_FROM_FORM = {
 	loadOptionsDependsOn: ['form.value'],
@@ -64,6 +64,9 @@ const properties: INodeProperties[] = [
 				addAllFields: true,
 				multiKeyMatch: false,
 				supportAutoMap: true,
+				// The node maps answers with the saved columns: when the form's questions
+				// changed, opening the node takes the new ones at once (not only a warning).
+				refreshStaleSchemaOnOpen: true,
 			},
 		},
 		description:
@@ -396,9 +399,13 @@ export async function execute(
 						: undefined;
 			let questions = metadata?.questions ?? (saved as FormQuestion[]);
 			let answers = mapAnswers(questions);
-			if (answers.unmatched.length && metadata === undefined) {
-				// The form may have changed since its columns were saved: ask it before a
-				// field is ignored or refused.
+			if (
+				metadata === undefined &&
+				(answers.unmatched.length > 0 || answers.unlistedChoices.length > 0)
+			) {
+				// The form may have changed since its columns were saved (n8n flags changed
+				// questions, not changed choices): ask it before a field is ignored or refused
+				// or a choice is sent as typed.
 				metadata = await readForm(formId, itemIndex);
 				questions = metadata.questions;
 				answers = mapAnswers(questions);
@@ -410,7 +417,7 @@ export async function execute(
 					this,
 					itemIndex,
 					`the Answers column ${savedName === undefined ? `"${key}"` : `"${savedName}" (${key})`} is not a question of this form`,
-					'The question may have been removed from the form. Open the node to load the form’s current questions, or remove the column.',
+					'The question may have been removed from the form. Open the node: it loads the form’s current questions.',
 				);
 			}
 			const payload = preparePayload(this, answers, additional, metadata, itemIndex, timeZone);
