@@ -8,11 +8,10 @@
 import type { CredentialRef, Execution, WorkflowDefinition } from '../test/e2e/lib';
 import type { BenchContext, BenchRow } from './context';
 import { filloutCredential, headerCredential, type BenchAccount } from './fixtures';
-import { runTimed } from './measure';
 import { MemorySampler } from './memory';
 import { requestFloor } from './stats';
 import {
-	countersOf,
+	measuredRun,
 	outcomeOf,
 	prepareVariants,
 	transferRow,
@@ -117,14 +116,15 @@ async function runVariant(ctx: BenchContext, setup: ExportSetup): Promise<BenchR
 	await sleep(BASELINE_MS);
 	sampler.markBaseline();
 	ctx.log(`export ${variant.key}: running`);
-	const before = await countersOf(ctx, account);
-	const run = await runTimed(
-		ctx.client,
+	const measured = await measuredRun(
+		ctx,
+		account,
 		variant.build(`bench export ${variant.key}`, account, setup.credential),
 	);
 	const memory = sampler.stop();
 
-	const outcome = await outcomeOf(ctx, run, setup, before, LIST_ROUTE, variant.ids);
+	const { run } = measured;
+	const outcome = await outcomeOf(ctx, measured, setup, LIST_ROUTE, variant.ids);
 	const ids = outcome.value ?? [];
 	const unique = new Set(ids).size;
 	if (unique !== ids.length) notes.push(`${ids.length - unique} duplicate submissions`);

@@ -17,10 +17,9 @@ import {
 	submissionCount,
 	type BenchAccount,
 } from './fixtures';
-import { runTimed } from './measure';
 import { requestFloor } from './stats';
 import {
-	countersOf,
+	measuredRun,
 	outcomeOf,
 	prepareVariants,
 	transferRow,
@@ -122,16 +121,16 @@ async function runVariant(ctx: BenchContext, setup: ImportSetup): Promise<BenchR
 	// Building the workflow in the editor happens before the run; its requests are not the run's.
 	const columns = await variant.setUpInEditor(ctx, account, setup.credential);
 	ctx.log(`import ${variant.key}: running`);
-	const before = await countersOf(ctx, account);
-	const run = await runTimed(
-		ctx.client,
+	const measured = await measuredRun(
+		ctx,
+		account,
 		variant.build(`bench import ${variant.key}`, account, setup.credential, expected, columns),
 	);
+	const { run } = measured;
 	const outcome = await outcomeOf(
 		ctx,
-		run,
+		measured,
 		setup,
-		before,
 		CREATE_ROUTE,
 		(execution) => execution.items(variant.node).length,
 	);

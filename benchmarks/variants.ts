@@ -68,17 +68,30 @@ export interface RunOutcome<T> {
 	notes: string[];
 }
 
-/** The account's request counters now: read before a measured run, to count only its requests. */
-export async function countersOf(ctx: BenchContext, account: BenchAccount): Promise<KeyStats> {
+async function countersOf(ctx: BenchContext, account: BenchAccount): Promise<KeyStats> {
 	return statsOfKey(await ctx.control.stats(), account.apiKey);
 }
 
-/** The requests the run made (counters since `before`) and what the execution's data says. */
+/** A measured run, and the account's counters read right before it (set-up requests are not its). */
+export interface MeasuredRun {
+	run: TimedRun;
+	before: KeyStats;
+}
+
+export async function measuredRun(
+	ctx: BenchContext,
+	account: BenchAccount,
+	workflow: WorkflowDefinition,
+): Promise<MeasuredRun> {
+	const before = await countersOf(ctx, account);
+	return { run: await runTimed(ctx.client, workflow), before };
+}
+
+/** The requests the run made and what the execution's data says. */
 export async function outcomeOf<T>(
 	ctx: BenchContext,
-	run: TimedRun,
+	{ run, before }: MeasuredRun,
 	setup: VariantSetup<Variant>,
-	before: KeyStats,
 	dataRoute: string,
 	read: (execution: Execution) => T,
 ): Promise<RunOutcome<T>> {
