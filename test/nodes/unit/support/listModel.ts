@@ -1,0 +1,95 @@
+import type {
+	PageQuery,
+	PagedSubmission,
+} from '../../../../nodes/Fillout/helpers/submissionPaging';
+
+/**
+ * A model of Fillout's list endpoint (`GET /forms/{id}/submissions`) over an in-memory
+ * table, for testing the pager against every behaviour the service may have: date bounds
+ * strict or inclusive, ties in insertion order (or reversed when sorting newest first),
+ * `limit`, `offset` and `totalResponses` counted over the whole matching range.
+ */
+export interface ModelOptions {
+	inclusiveBounds?: boolean;
+	/** Among equal times, newest first when sorting newest first (default: insertion order). */
+	reverseTiesWhenDesc?: boolean;
+}
+
+export interface ModelRow extends PagedSubmission {
+	/** The time the service sorts and filters by (what `submissionTime` normally shows). */
+	timeMs: number;
+	seq: number;
+}
+
+export interface ListAnswer {
+	responses: ModelRow[];
+	totalResponses: number;
+}
+
+export class ListModel {
+	rows: ModelRow[] = [];
+	readonly queries: PageQuery[] = [];
+	private nextSeq = 0;
+
+	constructor(private readonly options: ModelOptions = {}) {}
+
+	/** Adds a submission at `timeMs`; `shownTime` overrides the text the service returns. */
+	add(timeMs: number, shownTime?: string): ModelRow {
+		const seq = this.nextSeq++;
+		const row = {
+			submissionId: `s${seq}`,
+			submissionTime: shownTime ?? new Date(timeMs).toISOString(),
+			timeMs,
+			seq,
+		};
+		this.rows.push(row);
+		return row;
+	}
+
+	addMany(count: number, startMs: number, stepMs: number): ModelRow[] {
+		return Array.from({ length: count }, (_, i) => this.add(startMs + i * stepMs));
+	}
+
+	remove(id: string): boolean {
+		const before = this.rows.length;
+		this.rows = this.rows.filter((row) => row.submissionId !== id);
+		return this.rows.length < before;
+	}
+
+	/** The whole range a query selects, in the order the service lists it. */
+	matching(query: Pick<PageQuery, 'sort' | 'afterDate' | 'beforeDate'>): ModelRow[] {
+		const inclusive = this.options.inclusiveBounds === true;
+		const after = query.afterDate === undefined ? undefined : Date.parse(query.afterDate);
+		const before = query.beforeDate === undefined ? undefined : Date.parse(query.beforeDate);
+		const desc = query.sort === 'desc';
+		const tieSign = desc && this.options.reverseTiesWhenDesc ? -1 : 1;
+		return this.rows
+			.filter(({ timeMs }) => after === undefined || (inclusive ? timeMs >= after : timeMs > after))
+			.filter(
+				({ timeMs }) => before === undefined || (inclusive ? timeMs <= before : timeMs < before),
+			)
+			.sort(
+				(a, b) => (desc ? b.timeMs - a.timeMs : a.timeMs - b.timeMs) || tieSign * (a.seq - b.seq),
+			);
+	}
+
+	list(query: PageQuery): ListAnswer {
+		this.queries.push(query);
+		if (!(query.limit >= 1 && query.limit <= 150)) throw new Error(`limit ${query.limit} refused`);
+		const all = this.matching(query);
+		const offset = query.offset ?? 0;
+		return { responses: all.slice(offset, offset + query.limit), totalResponses: all.length };
+	}
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failing case replays from its seed. */
+export function prng(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+	};
+}
