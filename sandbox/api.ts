@@ -63,13 +63,16 @@ const listFormSubmissions: ApiHandler = (ctx, { account, params, query, incoming
 	const form = requireForm(ctx, account, params.formId);
 	const listQuery = parseListQuery(query);
 	const page = listSubmissions(ctx.store.submissionsOf(form.id), listQuery);
-	return json(200, {
+	const reply = json(200, {
 		responses: page.items.map((item) =>
 			presentSubmission(item, listQuery.includeEditLink ? editLinkFor(incoming.origin, form.id, item.submission.submissionId) : undefined),
 		),
 		totalResponses: page.totalResponses,
 		pageCount: page.pageCount,
 	});
+	// The answer is taken; changes made now show in the client's next request.
+	ctx.churn.afterList(ctx.store, form, page.items);
+	return reply;
 };
 
 const getSubmission: ApiHandler = (ctx, { account, params, query, incoming }) => {

@@ -1,4 +1,5 @@
 /** What every handler may use: the state and the sandbox-wide machinery around it. */
+import type { Churn } from './churn';
 import type { Faults } from './faults';
 import type { Headers } from './http';
 import type { RateLimiter } from './rateLimit';
@@ -8,6 +9,8 @@ import type { SandboxStore } from './store';
 export interface SandboxContext {
 	store: SandboxStore;
 	faults: Faults;
+	/** Changes made between list requests, for testing clients that page. */
+	churn: Churn;
 	stats: Stats;
 	rateLimiter: RateLimiter;
 	/** Lifetime of OAuth authorization codes. */

@@ -123,6 +123,7 @@ const reset: ControlHandler = (ctx) => {
 	ctx.faults.clear();
 	ctx.stats.reset();
 	ctx.rateLimiter.reset();
+	ctx.churn.clear();
 	return json(200, { reset: true });
 };
 
@@ -233,6 +234,18 @@ const generate: ControlHandler = (ctx, { params, body }) => {
 	});
 };
 
+/** Churn: seeded random inserts and deletions after each list request of the form (churn.ts). */
+const startChurn: ControlHandler = (ctx, { params, body }) => {
+	const form = requireForm(ctx, params.formId);
+	const { seed = form.id, changesPerList = 3 } = body;
+	if (typeof seed !== 'string') throw badRequest('seed must be a string');
+	if (typeof changesPerList !== 'number' || !Number.isInteger(changesPerList) || changesPerList < 1) {
+		throw badRequest('changesPerList must be an integer >= 1');
+	}
+	ctx.churn.start(form.id, { seed, changesPerList });
+	return json(200, ctx.churn.describe(form.id));
+};
+
 const deleteSubmission: ControlHandler = (ctx, { params }) => {
 	const form = requireForm(ctx, params.formId);
 	if (!ctx.store.deleteSubmission(form.id, params.submissionId)) throw notFound(`Submission ${params.submissionId} not found`);
@@ -310,6 +323,9 @@ export const CONTROL_ROUTES: ReadonlyArray<Route<ControlHandler>> = [
 	{ method: 'POST', template: '/_sandbox/forms/:formId/respond', handler: respond },
 	{ method: 'POST', template: '/_sandbox/forms/:formId/generate', handler: generate },
 	{ method: 'DELETE', template: '/_sandbox/forms/:formId/submissions/:submissionId', handler: deleteSubmission },
+	{ method: 'POST', template: '/_sandbox/forms/:formId/churn', handler: startChurn },
+	{ method: 'GET', template: '/_sandbox/forms/:formId/churn', handler: (ctx, { params }) => json(200, ctx.churn.describe(requireForm(ctx, params.formId).id)) },
+	{ method: 'DELETE', template: '/_sandbox/forms/:formId/churn', handler: (ctx, { params }) => (ctx.churn.stop(params.formId), json(200, ctx.churn.describe(params.formId))) },
 	{ method: 'GET', template: '/_sandbox/webhooks', handler: listWebhooks },
 	{ method: 'PATCH', template: '/_sandbox/webhooks/:id', handler: patchWebhook },
 	{ method: 'GET', template: '/_sandbox/stats', handler: (ctx) => json(200, ctx.stats.snapshot()) },

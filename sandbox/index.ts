@@ -5,6 +5,7 @@
  * In-process tests call startSandbox(); other processes use the CLI and /_sandbox/ endpoints.
  */
 import type { AddressInfo } from 'node:net';
+import { Churn } from './churn';
 import type { SandboxContext } from './context';
 import { Faults } from './faults';
 import { readStateFile, StateFile } from './persistence';
@@ -66,6 +67,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	const context: SandboxContext = {
 		store,
 		faults: new Faults(),
+		churn: new Churn(),
 		stats: new Stats(),
 		rateLimiter: new RateLimiter(options.rateLimit ?? 5),
 		codeTtlMs: options.codeTtlMs ?? 60_000,

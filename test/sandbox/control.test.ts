@@ -176,6 +176,32 @@ describe('paging while submissions are added and deleted', () => {
 	});
 });
 
+describe('churn: changes after each list request', () => {
+	it('changes the form after each list request, seeded, and tells what it did', async () => {
+		const runs: Json[] = [];
+		for (let run = 0; run < 2; run++) {
+			const formId = await freshForm(h.control);
+			await h.control.post(`/forms/${formId}/generate`, { count: 50, startTime: '2024-01-01T00:00:00Z' });
+			expect((await h.control.post(`/forms/${formId}/churn`, { seed: 'fixed', changesPerList: 4 })).body.active).toBe(true);
+			const before = (await h.api.get(`/forms/${formId}/submissions`, { limit: 150 })).body;
+			for (let i = 0; i < 5; i++) await h.api.get(`/forms/${formId}/submissions`, { limit: 10 });
+			const churn = (await h.control.get(`/forms/${formId}/churn`)).body;
+			const after = (await h.api.get(`/forms/${formId}/submissions`, { limit: 150 })).body;
+			expect(churn.lists).toBe(6);
+			expect(churn.inserted.length + churn.deleted.length).toBeGreaterThanOrEqual(6);
+			expect(after.totalResponses).toBe(before.totalResponses + churn.inserted.length - churn.deleted.length);
+			const ids = new Set(after.responses.map((r: Json) => r.submissionId));
+			expect(churn.deleted.filter((id: string) => ids.has(id))).toEqual([]);
+			expect((await h.control.delete(`/forms/${formId}/churn`)).body.active).toBe(false);
+			const stopped = (await h.api.get(`/forms/${formId}/submissions`, { limit: 150 })).body;
+			expect(stopped.totalResponses).toBe((await h.api.get(`/forms/${formId}/submissions`, { limit: 1 })).body.totalResponses);
+			runs.push({ inserted: churn.inserted.length, deleted: churn.deleted.length });
+		}
+		// The same seed makes the same kinds of change.
+		expect(runs[1]).toEqual(runs[0]);
+	});
+});
+
 describe('accounts, stats and reset', () => {
 	it('creates accounts with their own key and region root', async () => {
 		const res = await h.control.post('/accounts', { name: 'Canada', basePath: '/ca', apiKey: 'ca-key' });
