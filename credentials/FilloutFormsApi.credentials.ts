@@ -61,11 +61,13 @@ export class FilloutFormsApi implements ICredentialType {
 		},
 	];
 
+	// Trimmed: a pasted key often brings spaces, a line break or a no-break space along,
+	// which would otherwise be sent as part of the key.
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {
 			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
+				Authorization: '=Bearer {{ String($credentials.apiKey).trim() }}',
 			},
 		},
 	};

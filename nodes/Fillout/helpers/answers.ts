@@ -1,6 +1,6 @@
 import type { INodePropertyOptions, ResourceMapperField } from 'n8n-workflow';
 
-import { dateInZone, formatInZone, isDateOnly, parseDateInput } from './dates';
+import { calendarDate, formatInZone, parseDateInput } from './dates';
 import type { ChoiceOption, FormMetadata, FormQuestion } from './interfaces';
 import type { QuestionTypeInfo } from './questionTypes';
 import { questionTypeInfo } from './questionTypes';
@@ -116,9 +116,9 @@ export function isUnanswered(value: unknown): boolean {
 
 /**
  * Checks one answer against its question's type and converts it to what Fillout
- * stores: numbers from numeric text, booleans from "true"/"false", dates read in the
- * workflow's time zone (DatePicker keeps only the date), lists and objects from JSON
- * text. Choice labels become the option's value.
+ * stores: numbers from numeric text, booleans from "true"/"false", a DatePicker's date
+ * as written (`calendarDate`), a DateTimePicker's instant written in the workflow's
+ * time zone, lists and objects from JSON text. Choice labels become the option's value.
  */
 export function coerceAnswer(
 	question: FormQuestion,
@@ -144,13 +144,8 @@ export function coerceAnswer(
 			break;
 		}
 		case 'date': {
-			if (isDateOnly(value)) {
-				const day = (value as string).trim();
-				if (parseDateInput(day, 'UTC') !== undefined) return { ok: true, value: day };
-				break;
-			}
-			const ms = parseDateInput(value, timeZone);
-			if (ms !== undefined) return { ok: true, value: dateInZone(ms, timeZone) };
+			const date = calendarDate(value, timeZone);
+			if (date !== undefined) return { ok: true, value: date };
 			break;
 		}
 		case 'dateTime': {
@@ -187,7 +182,15 @@ export function coerceAnswer(
 		case 'any':
 			return { ok: true, value };
 	}
-	return { ok: false, message: `expects ${EXPECTED[info.answer]}, got ${describe(value)}` };
+	// Epoch numbers are refused rather than guessed: seconds and milliseconds look alike.
+	const epochHint =
+		typeof value === 'number' && (info.answer === 'date' || info.answer === 'dateTime')
+			? ' (a number could be seconds or milliseconds: convert it, e.g. {{ DateTime.fromMillis(…) }})'
+			: '';
+	return {
+		ok: false,
+		message: `expects ${EXPECTED[info.answer]}, got ${describe(value)}${epochHint}`,
+	};
 }
 
 const EXPECTED: Record<QuestionTypeInfo['answer'], string> = {

@@ -115,6 +115,7 @@ const ISO_PATTERN =
 
 interface DateTimeLike {
 	toMillis(): number;
+	toISODate?: () => unknown;
 	isValid?: boolean;
 }
 
@@ -174,9 +175,29 @@ function isRealWallTime(wall: WallTime): boolean {
 	return wall.day <= (wall.month === 2 && !leap ? 28 : daysInMonth);
 }
 
-/** True when the value is only a calendar date (`2024-05-01`), without a time. */
-export function isDateOnly(value: unknown): boolean {
-	return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value.trim());
+const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The calendar date a value is written with, for questions that hold a date alone.
+ * Text keeps its own date part whatever time, offset or zone follows: people, sheets
+ * and `Date.toJSON()` write a plain date as `2024-05-01T00:00:00.000Z`, and reading it
+ * as an instant would move it a day in other zones. A Luxon DateTime gives its date in
+ * its own zone. A JavaScript Date is only an instant: its date in `timeZone`, as n8n
+ * shows a Date in expressions. Undefined when the value is not a readable date.
+ */
+export function calendarDate(value: unknown, timeZone: string): string | undefined {
+	if (typeof value === 'string') {
+		const text = value.trim();
+		// The whole text must be a real date and time; only its date part is kept.
+		return parseDateInput(text, 'UTC') === undefined ? undefined : text.slice(0, 10);
+	}
+	if (isDateTimeLike(value) && typeof value.toISODate === 'function') {
+		if (value.isValid === false) return undefined;
+		const date = value.toISODate();
+		return typeof date === 'string' && CALENDAR_DATE.test(date) ? date : undefined;
+	}
+	const ms = parseDateInput(value, timeZone);
+	return ms === undefined ? undefined : dateInZone(ms, timeZone);
 }
 
 /** Whether an empty editor field was left empty (no date given). */

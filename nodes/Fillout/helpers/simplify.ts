@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { AnsweredField, Submission } from './interfaces';
+import type { AnsweredField, FormMetadata, Submission } from './interfaces';
 import { CALCULATION_TYPES, isKnownQuestionType } from './questionTypes';
 
 /**
@@ -140,4 +140,20 @@ export function simplifySubmission(
 export function simplifySubmissions(submissions: readonly Submission[]): IDataObject[] {
 	const keys = questionKeyMap(questionsOf(submissions));
 	return submissions.map((submission) => simplifySubmission(submission, keys));
+}
+
+/**
+ * A form's metadata as Fillout sent it, less the questions and calculations of types
+ * the node does not know: Fillout adds types without notice, and clients are to
+ * discard the ones they cannot read.
+ */
+export function simplifyFormMetadata(metadata: FormMetadata): FormMetadata {
+	const simplified: FormMetadata = { ...metadata };
+	if (Array.isArray(metadata.questions))
+		simplified.questions = metadata.questions.filter((q) => isKnownQuestionType(q.type));
+	if (Array.isArray(metadata.calculations))
+		simplified.calculations = metadata.calculations.filter((c) =>
+			CALCULATION_TYPES.includes(String(c.type)),
+		);
+	return simplified;
 }

@@ -7,8 +7,11 @@ import {
 	closedPortUrl,
 	createAdditionalData,
 	HarnessCredentialsHelper,
+	runNode,
+	startRecordingServer,
 	testCredential,
 } from '../../harness';
+import { Fillout } from '../../../nodes/Fillout/Fillout.node';
 import {
 	apiKeyCredentials,
 	demoFormId,
@@ -20,7 +23,19 @@ import {
 	useSandbox,
 } from './support';
 
-const sandbox = useSandbox();
+/** Keys as they get pasted: spaces, a line break, no-break spaces, a byte-order mark. */
+const PADDINGS: Array<[string, string]> = [
+	['', ' '],
+	[' ', ''],
+	['', '\n'],
+	['\t ', ' \r\n'],
+	['\u00a0', '\u00a0'],
+	['\ufeff', ''],
+];
+/** One extra key of the demo account per padding: each has its own rate limit. */
+const PASTED_KEYS = PADDINGS.map((_, i) => `sk_prod_pasted_${i}`);
+
+const sandbox = useSandbox({ apiKeys: PASTED_KEYS });
 const REDIRECT_URI = 'http://localhost:5678/rest/oauth2-credential/callback';
 
 describe('API key credential test', () => {
@@ -65,6 +80,61 @@ describe('API key credential test', () => {
 			});
 			expect(result.status).toBe('OK');
 		}
+	});
+});
+
+describe('API key credential: whitespace pasted around the key or the Base URL', () => {
+	const pasted = PADDINGS.map(([before, after], i) => `${before}${PASTED_KEYS[i]}${after}`);
+
+	/** The credential test passes and Form → Get Many lists the sandbox's forms. */
+	async function expectWorking(credentials: ICredentialDataDecryptedObject) {
+		expect(await testCredential('filloutFormsApi', credentials)).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		const result = await runFillout(
+			sandbox(),
+			{ resource: 'form', operation: 'getMany', returnAll: true },
+			{ credentials: { filloutFormsApi: credentials } },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items.length).toBeGreaterThan(0);
+	}
+
+	it.each(pasted)(
+		'a key pasted as %j: the credential test and an operation work',
+		async (apiKey) => {
+			await expectWorking({ apiKey, region: 'custom', baseUrl: sandbox().origin });
+		},
+	);
+
+	it('sends exactly "Bearer <key>", from the credential test and from an operation', async () => {
+		const server = await startRecordingServer(() => ({ status: 200, body: [] }));
+		try {
+			for (const [before, after] of PADDINGS) {
+				const credentials = {
+					apiKey: `${before}sk_prod_key${after}`,
+					region: 'custom',
+					baseUrl: server.url,
+				};
+				expect((await testCredential('filloutFormsApi', credentials)).status).toBe('OK');
+				const result = await runNode({
+					nodeType: Fillout,
+					parameters: { resource: 'form', operation: 'getMany', returnAll: true },
+					credentials: { filloutFormsApi: credentials },
+				});
+				expect(result.error).toBeUndefined();
+			}
+			const sent = server.requests.map((request) => request.headers.authorization);
+			expect(sent).toEqual(PADDINGS.flatMap(() => ['Bearer sk_prod_key', 'Bearer sk_prod_key']));
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('accepts a Base URL with spaces, a line break and a trailing slash around it', async () => {
+		const baseUrl = ` ${sandbox().apiRoot}/ \n`;
+		await expectWorking({ apiKey: sandbox().demo.apiKey, region: 'custom', baseUrl });
 	});
 });
 

@@ -1,4 +1,4 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import {
 	control,
@@ -6,6 +6,7 @@ import {
 	formById,
 	jsonOf,
 	metadataDirect,
+	newForm,
 	pairedIndex,
 	runFillout,
 	useSandbox,
@@ -47,6 +48,39 @@ describe('Form → Get and the form locator', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([await metadataDirect(sandbox(), formId)]);
+	});
+
+	it('leaves out question types the node does not know unless Simplify is off', async () => {
+		const form = await newForm(sandbox(), {
+			questions: [
+				{ name: 'Name', type: 'ShortAnswer' },
+				{ name: 'Scan', type: 'HologramInput' },
+				{ name: 'Born', type: 'DatePicker' },
+			],
+		});
+		const get = async (extra: INodeParameters = {}) =>
+			jsonOf(
+				await runFillout(sandbox(), {
+					resource: 'form',
+					operation: 'get',
+					form: formById(form.id),
+					...extra,
+				}),
+			)[0];
+		const raw = await metadataDirect(sandbox(), form.id);
+		const types = (metadata: IDataObject) =>
+			(metadata.questions as IDataObject[]).map((question) => question.type);
+		expect(types(await get())).toEqual(['ShortAnswer', 'DatePicker']);
+		expect(await get()).toEqual({
+			...raw,
+			questions: (raw.questions as IDataObject[]).filter((q) => q.type !== 'HologramInput'),
+		});
+		expect(await get({ simplify: false })).toEqual(raw);
+		expect(types(await get({ simplify: false }))).toEqual([
+			'ShortAnswer',
+			'HologramInput',
+			'DatePicker',
+		]);
 	});
 
 	it('refuses an address that is not a form (in the editor, and from an expression at run time)', async () => {

@@ -186,6 +186,63 @@ describe('Submission → Create: mapping', () => {
 	});
 });
 
+describe('Submission → Create: a DatePicker answer keeps the date it is written with', () => {
+	/** The Born date Fillout stored for a submission created with `born` in a workflow zone. */
+	async function storedBorn(timeZone: string, born: string, day?: string): Promise<unknown> {
+		const result = await runFillout(
+			sandbox(),
+			{
+				resource: 'submission',
+				operation: 'create',
+				form: formById(form.id),
+				columns: {
+					mappingMode: 'defineBelow',
+					value: { [idOf('Born')]: born },
+					matchingColumns: [],
+					schema: [],
+				},
+			},
+			{ inputItems: [{ day }], timezone: timeZone },
+		);
+		expect(result.error).toBeUndefined();
+		const submissionId = result.items[0].json.submissionId;
+		// Read back from Fillout, not from the node's output.
+		const { responses } = await listDirect(sandbox(), form.id, { sort: 'desc' });
+		const stored = (responses as Json[]).find((r) => r.submissionId === submissionId);
+		return answer(stored, idOf('Born'));
+	}
+
+	it.each([
+		['America/New_York', '2024-05-01T00:00:00.000Z'],
+		['Asia/Tokyo', '2024-05-01T23:30:00+02:00'],
+		['Pacific/Honolulu', '2024-05-01T00:00:00+14:00'],
+	])('in %s, text %s → 2024-05-01', async (timeZone, day) => {
+		expect(await storedBorn(timeZone, '={{ $json.day }}', day)).toBe('2024-05-01');
+	});
+
+	it('a Luxon DateTime from an expression: its date in its own zone', async () => {
+		// 08:00 on 1 May in Tokyo is 30 April in New York: the DateTime says 1 May.
+		const tokyoMorning = "={{ DateTime.fromISO('2024-05-01T08:00', { zone: 'Asia/Tokyo' }) }}";
+		expect(await storedBorn('America/New_York', tokyoMorning)).toBe('2024-05-01');
+		// $now is in the workflow's zone: today there.
+		const today = () => todayIn('Pacific/Kiritimati');
+		const before = today();
+		const stored = await storedBorn('Pacific/Kiritimati', '={{ $now }}');
+		expect([before, today()]).toContain(stored);
+	});
+
+	it('a JavaScript Date, an instant without a written date: its date in the workflow’s zone', async () => {
+		const date = "={{ new Date('2024-05-01T02:00:00Z') }}";
+		expect(await storedBorn('America/New_York', date)).toBe('2024-04-30');
+		expect(await storedBorn('Europe/Berlin', date)).toBe('2024-05-01');
+	});
+});
+
+/** Today's date in a zone, as YYYY-MM-DD. */
+function todayIn(timeZone: string): string {
+	return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+}
+
 /** The Answers columns as the editor loads them for the form (and saves them with the node). */
 async function editorColumns(formId: string): Promise<ResourceMapperField[]> {
 	const { fields } = await callResourceMapping(Fillout, 'getQuestionColumns', {

@@ -153,7 +153,7 @@ describe('coerceAnswer', () => {
 	it('keeps the date of a DatePicker and writes DateTimePicker values with an offset', () => {
 		expect(ok(q('DatePicker'), '2024-02-01')).toEqual({ ok: true, value: '2024-02-01' });
 		expect(ok(q('DatePicker'), '2024-02-01T00:00:00')).toEqual({ ok: true, value: '2024-02-01' });
-		expect(ok(q('DatePicker'), '2024-02-01T23:30:00Z')).toEqual({ ok: true, value: '2024-02-02' });
+		expect(ok(q('DatePicker'), '2024-02-01T23:30:00Z')).toEqual({ ok: true, value: '2024-02-01' });
 		expect(ok(q('DateTimePicker'), '2024-02-01T10:00:00')).toEqual({
 			ok: true,
 			value: '2024-02-01T10:00:00.000+01:00',
@@ -161,6 +161,55 @@ describe('coerceAnswer', () => {
 		expect(ok(q('DatePicker'), '2024-02-30')).toEqual({
 			ok: false,
 			message: 'expects a date (such as 2024-05-01), got "2024-02-30"',
+		});
+	});
+
+	describe('a DatePicker keeps the date as written, whatever the workflow’s zone', () => {
+		const date = (value: unknown, timeZone: string) =>
+			coerceAnswer(q('DatePicker'), value, timeZone);
+		/** A Luxon DateTime as n8n expressions give it: its date is the one in its own zone. */
+		const dateTime = (isoDate: string, millis: number) => ({
+			isValid: true,
+			toMillis: () => millis,
+			toISODate: () => isoDate,
+		});
+
+		it.each([
+			// How JavaScript, sheets and many APIs write a plain date.
+			['2024-05-01T00:00:00.000Z', 'America/New_York', '2024-05-01'],
+			['2024-05-01T23:30:00+02:00', 'Asia/Tokyo', '2024-05-01'],
+			['2024-05-01T00:30:00-05:00', 'Europe/Berlin', '2024-05-01'],
+			['2024-05-01T23:59:59', 'Pacific/Kiritimati', '2024-05-01'],
+			['2024-05-01 13:45', 'America/Los_Angeles', '2024-05-01'],
+			[' 2024-05-01 ', 'Asia/Tokyo', '2024-05-01'],
+			['2024-05-01', 'Pacific/Pago_Pago', '2024-05-01'],
+		])('text %j in %s → %s', (value, timeZone, expected) => {
+			expect(date(value, timeZone)).toEqual({ ok: true, value: expected });
+		});
+
+		it('a Luxon DateTime gives its date in its own zone, not the workflow’s', () => {
+			// 1 May 08:00 in Tokyo is still 30 April in New York.
+			const tokyoMorning = dateTime('2024-05-01', Date.UTC(2024, 3, 30, 23));
+			expect(date(tokyoMorning, 'America/New_York')).toEqual({ ok: true, value: '2024-05-01' });
+		});
+
+		it('a JavaScript Date (an instant, no written date) gives its date in the workflow’s zone', () => {
+			const instant = new Date(Date.UTC(2024, 4, 1, 2));
+			expect(date(instant, 'America/New_York')).toEqual({ ok: true, value: '2024-04-30' });
+			expect(date(instant, 'Europe/Berlin')).toEqual({ ok: true, value: '2024-05-01' });
+		});
+
+		it('refuses an impossible date even with a time, and says why a number is refused', () => {
+			expect(date('2024-02-30T00:00:00Z', BERLIN)).toEqual({
+				ok: false,
+				message: 'expects a date (such as 2024-05-01), got "2024-02-30T00:00:00Z"',
+			});
+			expect(date('2024-05-01T25:00:00Z', BERLIN).ok).toBe(false);
+			expect(date(1714521600000, BERLIN)).toEqual({
+				ok: false,
+				message:
+					'expects a date (such as 2024-05-01), got 1714521600000 (a number could be seconds or milliseconds: convert it, e.g. {{ DateTime.fromMillis(…) }})',
+			});
 		});
 	});
 

@@ -1,7 +1,7 @@
 import {
+	calendarDate,
 	dateInZone,
 	formatInZone,
-	isDateOnly,
 	isEmptyDate,
 	parseDateInput,
 	zoneOffsetMinutes,
@@ -82,9 +82,38 @@ describe('parseDateInput + formatInZone', () => {
 		expect(dateInZone(Date.UTC(2024, 4, 1, 23), 'UTC')).toBe('2024-05-01');
 	});
 
-	it('recognises date-only and empty values', () => {
-		expect(isDateOnly('2024-05-01')).toBe(true);
-		expect(isDateOnly('2024-05-01T00:00:00')).toBe(false);
+	it('gives the calendar date a value is written with (DatePicker answers)', () => {
+		const NEW_YORK = 'America/New_York';
+		// Text: the date part as written, whatever time, offset or zone follows.
+		expect(calendarDate('2024-05-01T00:00:00.000Z', NEW_YORK)).toBe('2024-05-01');
+		expect(calendarDate('2024-05-01T23:30:00+02:00', 'Asia/Tokyo')).toBe('2024-05-01');
+		expect(calendarDate('2024-12-31T23:59:59.999-10:00', BERLIN)).toBe('2024-12-31');
+		expect(calendarDate('2024-05-01', NEW_YORK)).toBe('2024-05-01');
+		expect(calendarDate('2024-05-01T10:00', NEW_YORK)).toBe('2024-05-01');
+		// A Luxon DateTime: its date in its own zone (08:00 in Tokyo is 30 April in New York).
+		const tokyoMorning = {
+			isValid: true,
+			toMillis: () => Date.UTC(2024, 3, 30, 23),
+			toISODate: () => '2024-05-01',
+		};
+		expect(calendarDate(tokyoMorning, NEW_YORK)).toBe('2024-05-01');
+		expect(calendarDate({ ...tokyoMorning, isValid: false }, NEW_YORK)).toBeUndefined();
+		// Only a moment (a Date, or a DateTime-like without a date of its own): the workflow's zone.
+		expect(calendarDate(new Date(Date.UTC(2024, 4, 1, 2)), NEW_YORK)).toBe('2024-04-30');
+		expect(calendarDate({ toMillis: () => Date.UTC(2024, 4, 1, 2) }, BERLIN)).toBe('2024-05-01');
+		// Not dates: refused, not guessed.
+		for (const bad of [
+			'2024-02-30T00:00:00Z',
+			'2024-05-01T24:00:00',
+			'05/01/2024',
+			'',
+			1714521600000,
+		])
+			expect(calendarDate(bad, BERLIN)).toBeUndefined();
+		expect(calendarDate(new Date('nope'), BERLIN)).toBeUndefined();
+	});
+
+	it('recognises empty values', () => {
 		expect(isEmptyDate('')).toBe(true);
 		expect(isEmptyDate(undefined)).toBe(true);
 		expect(isEmptyDate('2024')).toBe(false);

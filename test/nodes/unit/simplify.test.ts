@@ -1,6 +1,7 @@
-import type { Submission } from '../../../nodes/Fillout/helpers/interfaces';
+import type { FormMetadata, Submission } from '../../../nodes/Fillout/helpers/interfaces';
 import {
 	questionKeyMap,
+	simplifyFormMetadata,
 	simplifySubmission,
 	simplifySubmissions,
 	uniqueKeys,
@@ -101,5 +102,49 @@ describe('simplifySubmission', () => {
 			submissionId: 'x',
 			submissionTime: 't',
 		});
+	});
+});
+
+describe('simplifyFormMetadata', () => {
+	const metadata: FormMetadata = {
+		id: 'form1',
+		name: 'Signup',
+		questions: [
+			{ id: 'q1', name: 'Name', type: 'ShortAnswer' },
+			{ id: 'q2', name: 'Scan', type: 'HologramInput' },
+			{
+				id: 'q3',
+				name: 'Plan',
+				type: 'Dropdown',
+				options: [{ id: 'o', value: 'pro', label: 'Pro' }],
+			},
+			{ id: 'q4', name: 'No type' } as FormMetadata['questions'][number],
+		],
+		calculations: [
+			{ id: 'c1', name: 'Total', type: 'number' },
+			{ id: 'c2', name: 'Weird', type: 'vector' },
+		],
+		urlParameters: [{ id: 'u1', name: 'utm_source' }],
+		quiz: { enabled: true },
+		somethingNew: { kept: true },
+	};
+
+	it('leaves out questions and calculations of types the node does not know, and keeps the rest as it is', () => {
+		const simplified = simplifyFormMetadata(metadata);
+		expect(simplified.questions.map((q) => q.id)).toEqual(['q1', 'q3']);
+		expect(simplified.questions[1]).toBe(metadata.questions[2]);
+		expect(simplified.calculations?.map((c) => c.id)).toEqual(['c1']);
+		expect(simplified).toEqual({
+			...metadata,
+			questions: [metadata.questions[0], metadata.questions[2]],
+			calculations: [metadata.calculations?.[0]],
+		});
+		// The input is not changed.
+		expect(metadata.questions).toHaveLength(4);
+	});
+
+	it('copes with a form without questions or calculations', () => {
+		const bare = { id: 'f', name: 'Empty' } as FormMetadata;
+		expect(simplifyFormMetadata(bare)).toEqual(bare);
 	});
 });

@@ -1,25 +1,38 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { simplifyFormMetadata } from '../../helpers/simplify';
 import { getFormMetadata } from '../../transport';
 import { formLocator } from '../common.descriptions';
 import { forEachItem } from '../itemErrors';
 import { formIdOf } from '../parameters';
 
-const properties: INodeProperties[] = [formLocator];
+const properties: INodeProperties[] = [
+	formLocator,
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to leave out questions and calculations of types this node does not know yet (Fillout adds new types without notice). Off returns the form exactly as Fillout sends it.',
+	},
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['form'], operation: ['get'] } },
 	properties,
 );
 
-/** The form's metadata (questions, calculations, URL parameters…) as Fillout returns it. */
+/** The form's metadata (questions, calculations, URL parameters…), unknown types left out unless Simplify is off. */
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const formId = formIdOf(this, itemIndex);
-		return await getFormMetadata(this, formId, itemIndex);
+		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+		const metadata = await getFormMetadata(this, formId, itemIndex);
+		return simplify ? simplifyFormMetadata(metadata) : metadata;
 	});
 }
