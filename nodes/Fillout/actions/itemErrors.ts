@@ -1,5 +1,37 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { atItem } from '../helpers/itemNumbers';
+
+/** A problem with one item's input, named as n8n names items ("… [item 3]"). */
+export function itemProblem(
+	ctx: IExecuteFunctions,
+	message: string,
+	itemIndex: number,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), atItem(message, itemIndex), {
+		itemIndex,
+		description,
+	});
+}
+
+/** What Fillout answered about one item, named the same way. */
+export function itemApiError(
+	ctx: IExecuteFunctions,
+	message: string,
+	itemIndex: number,
+	httpCode?: string,
+	description?: string,
+): NodeApiError {
+	const text = atItem(message, itemIndex);
+	return new NodeApiError(ctx.getNode(), { message: text } as JsonObject, {
+		message: text,
+		description,
+		httpCode,
+		itemIndex,
+	});
+}
 
 /**
  * The error as a node error that names its item. Errors the node raised keep their

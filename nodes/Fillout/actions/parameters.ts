@@ -7,6 +7,8 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { formIdFromLocator } from '../helpers/formUrl';
+import { atItem } from '../helpers/itemNumbers';
+import { itemProblem } from './itemErrors';
 
 /** The id of the form chosen in the "Form" parameter, for one item. */
 export function formIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
@@ -51,9 +53,10 @@ function checkedFormId(
 			typeof locator === 'object' && locator !== null
 				? (locator as { value?: unknown }).value
 				: locator;
+		const message = `"${String(shown ?? '')}" does not name a Fillout form`;
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`"${String(shown ?? '')}" does not name a Fillout form`,
+			itemIndex === undefined ? message : atItem(message, itemIndex),
 			{
 				description:
 					'Choose a form from the list, give its ID, or paste its share or editor address.',
@@ -75,9 +78,7 @@ function requiredText(
 	const text =
 		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	if (text === '') {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: "${label}" is empty`, {
-			itemIndex,
-		});
+		throw itemProblem(ctx, `"${label}" is empty`, itemIndex);
 	}
 	return text;
 }
@@ -90,13 +91,7 @@ export function submissionIdOf(ctx: IExecuteFunctions, itemIndex: number): strin
 export function webhookIdOf(ctx: IExecuteFunctions, itemIndex: number): number {
 	const text = requiredText(ctx, 'webhookId', 'Webhook ID', itemIndex);
 	if (!/^\d+$/.test(text)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Item ${itemIndex}: "Webhook ID" must be a whole number, got "${text}"`,
-			{
-				itemIndex,
-			},
-		);
+		throw itemProblem(ctx, `"Webhook ID" must be a whole number, got "${text}"`, itemIndex);
 	}
 	return Number(text);
 }

@@ -69,16 +69,3 @@ export function attributeIssues(
 	}
 	return report;
 }
-
-/** "0–3, 5, 7–8": input item indexes, runs collapsed. */
-export function describeItemIndexes(indexes: readonly number[]): string {
-	const sorted = [...new Set(indexes)].sort((a, b) => a - b);
-	const runs: string[] = [];
-	for (let start = 0; start < sorted.length; ) {
-		let end = start;
-		while (end + 1 < sorted.length && sorted[end + 1] === sorted[end] + 1) end++;
-		runs.push(end === start ? `${sorted[start]}` : `${sorted[start]}–${sorted[end]}`);
-		start = end + 1;
-	}
-	return runs.join(', ');
-}

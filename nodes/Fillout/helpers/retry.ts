@@ -93,3 +93,15 @@ export function retryDecision(
 	if (counts.transient >= MAX_TRANSIENT_RETRIES) return { retry: false };
 	return { retry: true, delayMs: BACKOFF_BASE_MS * 2 ** counts.transient, reason: 'transient' };
 }
+
+/**
+ * A delete answered "not found" after an earlier attempt that may have been processed
+ * (a server error, a connection broken after sending): that attempt deleted it and its
+ * answer was lost. A "not found" with no such attempt before it stays one.
+ */
+export function deletedByEarlierAttempt(
+	last: AttemptFailure,
+	earlier: readonly AttemptFailure[],
+): boolean {
+	return last.statusCode === 404 && earlier.some((failure) => !neverReachedService(failure));
+}

@@ -16,7 +16,7 @@ import type { FormMetadata } from '../helpers/interfaces';
 import { describeFailure } from '../helpers/errors';
 import { SlidingWindowPacer } from '../helpers/pacing';
 import type { RequestSafety, RetryCounts } from '../helpers/retry';
-import { neverReachedService, retryDecision } from '../helpers/retry';
+import { deletedByEarlierAttempt, neverReachedService, retryDecision } from '../helpers/retry';
 
 /**
  * The only code that talks to Fillout. Every request is paced (5 per second per
@@ -105,7 +105,14 @@ function safetyOf(request: FilloutRequest): RequestSafety {
 
 export type FilloutOutcome<T> =
 	| { ok: true; body: T }
-	| { ok: false; failure: ServiceFailure; attempts: number; apiRoot: string };
+	| {
+			ok: false;
+			failure: ServiceFailure;
+			attempts: number;
+			apiRoot: string;
+			/** The failures of the attempts before the last, oldest first. */
+			earlierFailures: ServiceFailure[];
+	  };
 
 interface FullResponse {
 	body: unknown;
@@ -157,6 +164,7 @@ export async function sendFilloutRequest<T>(
 	const pacer = pacerFor(ctx, credentialType, apiRoot);
 	const safety = safetyOf(request);
 	const counts: RetryCounts = { rateLimited: 0, transient: 0 };
+	const earlierFailures: ServiceFailure[] = [];
 
 	for (let attempt = 1; ; attempt++) {
 		const { waitMs, slot } = pacer.reserve(performance.now());
@@ -191,7 +199,8 @@ export async function sendFilloutRequest<T>(
 		}
 
 		const decision = retryDecision(failure, safety, counts, Date.now());
-		if (!decision.retry) return { ok: false, failure, attempts: attempt, apiRoot };
+		if (!decision.retry) return { ok: false, failure, attempts: attempt, apiRoot, earlierFailures };
+		earlierFailures.push(failure);
 		if (decision.reason === 'rateLimit') counts.rateLimited++;
 		else counts.transient++;
 		ctx.logger?.debug(
@@ -241,6 +250,16 @@ export async function filloutRequest<T>(ctx: FilloutContext, request: FilloutReq
 	if (outcome.ok) return outcome.body;
 	const maybeProcessed = safetyOf(request) === 'once' && !neverReachedService(outcome.failure);
 	throw filloutError(ctx, outcome, { ...request.context, maybeProcessed }, request.itemIndex);
+}
+
+/**
+ * Deletes what the request names, retrying as any repeatable request. "Not found"
+ * after an attempt that may have been processed counts as deleted: that attempt did it.
+ */
+export async function filloutDelete(ctx: FilloutContext, request: FilloutRequest): Promise<void> {
+	const outcome = await sendFilloutRequest(ctx, { ...request, safety: 'repeatable' });
+	if (outcome.ok || deletedByEarlierAttempt(outcome.failure, outcome.earlierFailures)) return;
+	throw filloutError(ctx, outcome, request.context, request.itemIndex);
 }
 
 /** A form's metadata: its questions, calculations, URL parameters, scheduling and payment fields. */

@@ -95,7 +95,9 @@ describe('Form → Get and the form locator', () => {
 			operation: 'get',
 			form: { __rl: true, mode: 'url', value: '={{ "https://example.com/t/abc" }}' },
 		});
-		expect(bad.error?.message).toBe('"https://example.com/t/abc" does not name a Fillout form');
+		expect(bad.error?.message).toBe(
+			'"https://example.com/t/abc" does not name a Fillout form [item 0]',
+		);
 		const missing = await runFillout(sandbox(), {
 			resource: 'form',
 			operation: 'get',
@@ -150,7 +152,7 @@ describe('Webhook → Create and Delete', () => {
 			operation: 'delete',
 			webhookId: 'abc',
 		});
-		expect(badId.error?.message).toBe('Item 0: "Webhook ID" must be a whole number, got "abc"');
+		expect(badId.error?.message).toBe('"Webhook ID" must be a whole number, got "abc" [item 0]');
 		const formId = await demoFormId(sandbox(), 'Newsletter');
 		const badUrl = await runFillout(sandbox(), {
 			resource: 'webhook',
@@ -158,6 +160,6 @@ describe('Webhook → Create and Delete', () => {
 			form: formById(formId),
 			url: 'ftp://example.com',
 		});
-		expect(badUrl.error?.message).toBe('Item 0: "URL" must be an http:// or https:// address');
+		expect(badUrl.error?.message).toBe('"URL" must be an http:// or https:// address [item 0]');
 	});
 });

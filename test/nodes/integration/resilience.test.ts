@@ -2,6 +2,7 @@ import { closedPortUrl } from '../../harness';
 import {
 	clearFaults,
 	control,
+	DIRECT_KEY,
 	formById,
 	generate,
 	LIST_ROUTE,
@@ -105,6 +106,67 @@ describe('DELETE: transient failures are retried', () => {
 		expect(
 			(await requestCounts(sandbox()))['DELETE /v1/api/forms/:formId/submissions/:submissionId'],
 		).toBe(attempts);
+	});
+});
+
+describe('DELETE: a retry that finds nothing to delete', () => {
+	const DELETE_ROUTE = 'DELETE /v1/api/forms/:formId/submissions/:submissionId';
+	const deleteSubmission = async (submissionId: string) =>
+		await runFillout(sandbox(), {
+			resource: 'submission',
+			operation: 'delete',
+			form: formById(formId),
+			submissionId,
+		});
+
+	it('reports deleted when the first attempt deleted it but its answer was lost', async () => {
+		const { submission } = await control(sandbox(), 'POST', `/forms/${formId}/respond`, {});
+		await setFaults(sandbox(), { dropAfterProcessingNext: { count: 1, method: 'DELETE' } });
+		await resetStats(sandbox());
+		const result = await deleteSubmission(submission.submissionId);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toEqual({ deleted: true, submissionId: submission.submissionId });
+		expect((await requestCounts(sandbox()))[DELETE_ROUTE]).toBe(2);
+		const read = await fetch(
+			`${sandbox().apiRoot}/forms/${formId}/submissions/${submission.submissionId}`,
+			{ headers: { authorization: `Bearer ${DIRECT_KEY}` } },
+		);
+		expect(read.status).toBe(404);
+	});
+
+	it('still says not found when no earlier attempt can have deleted it (the first was a 429)', async () => {
+		await setFaults(sandbox(), { failNext: { count: 1, status: 429, method: 'DELETE' } });
+		await resetStats(sandbox());
+		const result = await deleteSubmission('neverExisted');
+		expect(result.error?.message).toBe(`Submission neverExisted not found in form ${formId}`);
+		expect((await requestCounts(sandbox()))[DELETE_ROUTE]).toBe(2);
+	});
+
+	it('still says not found on a first attempt', async () => {
+		const result = await deleteSubmission('neverExisted');
+		expect(result.error?.message).toBe(`Submission neverExisted not found in form ${formId}`);
+	});
+
+	it('Webhook → Delete: reports deleted when the first attempt deleted it but its answer was lost', async () => {
+		const created = await runFillout(sandbox(), {
+			resource: 'webhook',
+			operation: 'create',
+			form: formById(formId),
+			url: 'https://example.com/hooks/lost-answer',
+		});
+		const webhookId = created.items[0].json.id as number;
+		await setFaults(sandbox(), {
+			dropAfterProcessingNext: { count: 1, method: 'POST', pathPattern: 'webhook/delete' },
+		});
+		const result = await runFillout(sandbox(), {
+			resource: 'webhook',
+			operation: 'delete',
+			webhookId: String(webhookId),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toEqual({ deleted: true, webhookId });
+		const hooks = (await control(sandbox(), 'GET', '/webhooks')) as Array<{ id: number }>;
+		expect(hooks.some((hook) => hook.id === webhookId)).toBe(false);
 	});
 });
 

@@ -371,7 +371,7 @@ describe('Submission → Create: with the columns the editor saved, no read of t
 		);
 		expect(formReads).toBe(0);
 		expect(result.error?.message).toBe(
-			'Item 0: Fillout rejected question "Old question" (id): No question with id "gone" exists on this form',
+			'Fillout rejected question "Old question" (id): No question with id "gone" exists on this form [item 0]',
 		);
 		expect(result.error?.description).toMatch(/open the node: it loads the current ones/);
 	});
@@ -386,7 +386,7 @@ describe('Submission → Create: with the columns the editor saved, no read of t
 		);
 		expect([posts, formReads]).toEqual([0, 1]);
 		expect(result.error?.message).toBe(
-			'Item 0: the Answers column "nope" is not a question of this form',
+			'The Answers column "nope" is not a question of this form [item 0]',
 		);
 	});
 	it('a saved column the form no longer has, once the form was read anyway, is refused by its saved name', async () => {
@@ -408,26 +408,27 @@ describe('Submission → Create: with the columns the editor saved, no read of t
 			},
 		});
 		expect(result.error?.message).toBe(
-			'Item 0: the Answers column "Old question" (gone) is not a question of this form',
+			'The Answers column "Old question" (gone) is not a question of this form [item 0]',
 		);
 	});
 });
 
 describe('Submission → Create: bad input is reported for its item and field', () => {
 	it.each([
-		[{ Name: 'x', Age: 'abc' }, 'Item 2: question "Age" expects a number, got "abc"'],
+		[{ Name: 'x', Age: 'abc' }, 'Question "Age" expects a number, got "abc" [item 2]'],
 		[
 			{ Name: 'x', Born: '2024-02-30' },
-			'Item 2: question "Born" expects a date (such as 2024-05-01), got "2024-02-30"',
+			'Question "Born" expects a date (such as 2024-05-01), got "2024-02-30" [item 2]',
 		],
 		[
 			{ Name: 'x', Agree: 'perhaps' },
-			'Item 2: question "Agree" expects true or false, got "perhaps"',
+			'Question "Agree" expects true or false, got "perhaps" [item 2]',
 		],
 	])('%j', async (bad, message) => {
 		const items = [...people(2), bad, ...people(2)];
 		const { result, posts } = await create(items);
 		expect(result.error?.message).toBe(message);
+		expect(result.error?.context?.itemIndex).toBe(2);
 		// Every item is checked before anything is sent.
 		expect(posts).toBe(0);
 	});
@@ -439,7 +440,7 @@ describe('Submission → Create: bad input is reported for its item and field', 
 		expect(posts).toBe(2);
 		expect(result.items).toHaveLength(12);
 		expect(result.items.map(pairedIndex)).toEqual(Array.from({ length: 12 }, (_, i) => i));
-		expect(result.items[3].json.error).toBe('Item 3: question "Age" expects a number, got "abc"');
+		expect(result.items[3].json.error).toBe('Question "Age" expects a number, got "abc" [item 3]');
 		expect(result.items.filter((item) => typeof item.json.submissionId === 'string')).toHaveLength(
 			11,
 		);
@@ -449,11 +450,11 @@ describe('Submission → Create: bad input is reported for its item and field', 
 		const cases: Array<[INodeParameters, RegExp]> = [
 			[
 				{ submissionTime: 'tomorrow' },
-				/^Item 0: "Submission Time" is not a readable date and time/,
+				/^"Submission Time" is not a readable date and time: "tomorrow" \[item 0\]$/,
 			],
 			[
 				{ urlParameters: { parameter: [{ id: 'nope', value: 'x' }] } },
-				/^Item 0: "nope" is not a URL parameter of this form/,
+				/^"nope" is not a URL parameter of this form \[item 0\]$/,
 			],
 		];
 		for (const [additionalFields, message] of cases) {
@@ -468,7 +469,7 @@ describe('Submission → Create: bad input is reported for its item and field', 
 			},
 		}));
 		expect(result.error?.message).toBe(
-			'Item 0: scheduling field "Intro call": "email" is not an email address',
+			'Scheduling field "Intro call": "email" is not an email address [item 0]',
 		);
 	});
 
@@ -489,7 +490,7 @@ describe('Submission → Create: bad input is reported for its item and field', 
 		await setFaults(sandbox(), { failNext: fault });
 		const { result } = await create(people(3));
 		expect(result.error?.message).toBe(
-			'Item 1: Fillout rejected question "Name": Expected string, received number',
+			'Fillout rejected question "Name": Expected string, received number [item 1]',
 		);
 
 		// With Continue On Fail the others are sent again (a rejected request creates nothing).
@@ -498,7 +499,7 @@ describe('Submission → Create: bad input is reported for its item and field', 
 		expect(posts).toBe(2);
 		expect(continued.items.map(pairedIndex)).toEqual([0, 1, 2]);
 		expect(continued.items[1].json.error).toBe(
-			'Item 1: Fillout rejected question "Name": Expected string, received number',
+			'Fillout rejected question "Name": Expected string, received number [item 1]',
 		);
 		expect(answer(continued.items[2].json, idOf('Name'))).toBe('Person 2');
 	});
@@ -541,7 +542,7 @@ describe('Submission → Create: retried only when Fillout certainly did not pro
 			);
 			expect((await requestCounts(sandbox()))[CREATE_ROUTE]).toBe(1);
 			expect(result.error?.message).toBe(
-				'Fillout may or may not have created the submissions of items 0–2',
+				'Fillout may or may not have created the submissions of items 0–2 [item 0]',
 			);
 			expect(result.error?.description).toMatch(/before running these items again/);
 			expect((await listDirect(sandbox(), target.id)).totalResponses).toBe(created);
@@ -558,6 +559,89 @@ describe('Submission → Create: retried only when Fillout certainly did not pro
 		expect(result.items.slice(10).every((item) => typeof item.json.submissionId === 'string')).toBe(
 			true,
 		);
+	});
+});
+
+describe('Submission → Create: an import that stops part way says what was created', () => {
+	const questions = [
+		{ name: 'Name', type: 'ShortAnswer' },
+		{ name: 'Age', type: 'NumberInput' },
+	];
+	/** Submission IDs as Fillout stored them, by the Name answer. */
+	const storedIdsByName = async (formId: string) =>
+		new Map(
+			((await listDirect(sandbox(), formId)).responses as Json[]).map(
+				(submission): [string, string] => [
+					(submission.questions as Json[]).find((q) => q.name === 'Name').value,
+					submission.submissionId,
+				],
+			),
+		);
+
+	it('100 items, the 57th refused by Fillout: the error lists items 0–49 with the submission IDs Fillout stored, and the items not created', async () => {
+		const target = await newForm(sandbox(), { questions, payments: ['Deposit'] });
+		const items: IDataObject[] = Array.from({ length: 100 }, (_, i) => ({
+			Name: `Row ${i}`,
+			payment: { paymentId: `pi_${i}` },
+		}));
+		// The node passes the processor's own payment fields through; Fillout checks this address.
+		items[56].payment = { paymentId: 'pi_56', stripeCustomerUrl: 'not an address' };
+		const { result, posts } = await create(items, {
+			form: formById(target.id),
+			additionalFields: {
+				payments: {
+					payment: [{ id: target.payments[0].id, value: '={{ JSON.stringify($json.payment) }}' }],
+				},
+			},
+		});
+		// Batches go one after another: 0–49 created, 50–59 refused, 60–99 never sent.
+		expect(posts).toBe(6);
+		const idOfRow = await storedIdsByName(target.id);
+		expect(idOfRow.size).toBe(50);
+		const created = Array.from({ length: 50 }, (_, i) => `${i} → ${idOfRow.get(`Row ${i}`)}`);
+
+		expect(result.error?.message).toBe(
+			'Import stopped after items 0–49 were created: Fillout rejected payment field "Deposit" (stripeCustomerUrl): Invalid url [item 56]',
+		);
+		expect(result.error?.context?.itemIndex).toBe(56);
+		expect(result.error?.description).toContain(
+			`Created (item → submission ID): ${created.join(', ')}.`,
+		);
+		expect(result.error?.description).toContain(
+			'Not created: item 56 (rejected), items 50–55, 57–59 (sent in the same request, which Fillout refused as a whole), items 60–99 (not sent).',
+		);
+	});
+
+	it('a request whose answer was lost is told apart from the created and the unsent items', async () => {
+		const [first, second] = [
+			await newForm(sandbox(), { questions }),
+			await newForm(sandbox(), { questions }),
+		];
+		// Items 0–11 go to the first form, 12–24 to the second, whose first request is
+		// processed but its answer lost.
+		const items = people(25).map((person, i) => ({
+			...person,
+			form: (i < 12 ? first : second).id,
+		}));
+		await setFaults(sandbox(), {
+			dropAfterProcessingNext: { count: 1, method: 'POST', pathPattern: second.id },
+		});
+		const { result } = await create(items, {
+			form: { __rl: true, mode: 'id', value: '={{ $json.form }}' },
+		});
+		const idOfRow = await storedIdsByName(first.id);
+		expect(result.error?.message).toBe(
+			'Import stopped after items 0–11 were created: Fillout may or may not have created the submissions of items 12–21 [item 12]',
+		);
+		const description = result.error?.description;
+		expect(description).toContain(
+			`Created (item → submission ID): ${people(12)
+				.map((person, i) => `${i} → ${idOfRow.get(person.Name)}`)
+				.join(', ')}.`,
+		);
+		expect(description).toContain('May or may not have been created: items 12–21.');
+		expect(description).toContain('Not created: items 22–24 (not sent).');
+		expect((await listDirect(sandbox(), second.id)).totalResponses).toBe(10);
 	});
 });
 

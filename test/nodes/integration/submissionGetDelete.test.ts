@@ -102,6 +102,6 @@ describe('Submission → Delete', () => {
 			form: formById(form.id),
 			submissionId: '={{ "  " }}',
 		});
-		expect(result.error?.message).toBe('Item 0: "Submission ID" is empty');
+		expect(result.error?.message).toBe('"Submission ID" is empty [item 0]');
 	});
 });

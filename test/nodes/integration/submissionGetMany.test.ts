@@ -155,7 +155,7 @@ describe('Submission → Get Many: filters and options', () => {
 			filters: { afterDate: 'next tuesday' },
 		});
 		expect(result.error?.message).toBe(
-			'Item 0: "Submitted After" is not a readable date: "next tuesday"',
+			'"Submitted After" is not a readable date: "next tuesday" [item 0]',
 		);
 		expect(result.items).toEqual([]);
 	});

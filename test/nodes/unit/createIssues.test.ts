@@ -1,4 +1,4 @@
-import { attributeIssues, describeItemIndexes } from '../../../nodes/Fillout/helpers/createIssues';
+import { attributeIssues } from '../../../nodes/Fillout/helpers/createIssues';
 
 describe('attributeIssues', () => {
 	const sent = [
@@ -43,13 +43,5 @@ describe('attributeIssues', () => {
 			'submissionTime: Invalid datetime',
 		]);
 		expect(report.general).toEqual(['submissions: Array must contain at most 10 element(s)']);
-	});
-});
-
-describe('describeItemIndexes', () => {
-	it('collapses runs', () => {
-		expect(describeItemIndexes([0, 1, 2, 3, 5, 7, 8])).toBe('0–3, 5, 7–8');
-		expect(describeItemIndexes([4])).toBe('4');
-		expect(describeItemIndexes([])).toBe('');
 	});
 });

@@ -1,5 +1,6 @@
 import {
 	BACKOFF_BASE_MS,
+	deletedByEarlierAttempt,
 	MAX_RATE_LIMIT_RETRIES,
 	MAX_TRANSIENT_RETRIES,
 	neverReachedService,
@@ -86,5 +87,30 @@ describe('retryAfterMs', () => {
 		expect(retryAfterMs('3600', 0)).toBe(60_000);
 		const now = Date.UTC(2024, 0, 1);
 		expect(retryAfterMs(new Date(now + 3000).toUTCString(), now)).toBe(3000);
+	});
+});
+
+describe('deletedByEarlierAttempt', () => {
+	it('takes "not found" after an attempt that may have been processed as done', () => {
+		expect(deletedByEarlierAttempt({ statusCode: 404 }, [{ networkCode: 'ECONNRESET' }])).toBe(
+			true,
+		);
+		expect(deletedByEarlierAttempt({ statusCode: 404 }, [{ statusCode: 502 }])).toBe(true);
+	});
+
+	it('keeps "not found" when no earlier attempt can have deleted anything', () => {
+		expect(deletedByEarlierAttempt({ statusCode: 404 }, [])).toBe(false);
+		expect(
+			deletedByEarlierAttempt({ statusCode: 404 }, [
+				{ statusCode: 429 },
+				{ networkCode: 'ECONNREFUSED' },
+			]),
+		).toBe(false);
+	});
+
+	it('is about "not found" only', () => {
+		expect(deletedByEarlierAttempt({ statusCode: 500 }, [{ networkCode: 'ECONNRESET' }])).toBe(
+			false,
+		);
 	});
 });

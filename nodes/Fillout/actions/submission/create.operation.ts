@@ -3,31 +3,22 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { BuiltAnswers } from '../../helpers/answers';
 import { buildAnswers, questionsFromColumns } from '../../helpers/answers';
 import { chunk, groupBy } from '../../helpers/chunk';
-import { attributeIssues, describeItemIndexes } from '../../helpers/createIssues';
-import type { FailureContext } from '../../helpers/errors';
-import { describeFailure, parseValidationIssues, serviceMessage } from '../../helpers/errors';
 import { isEmptyDate } from '../../helpers/dates';
 import { paymentValue, requestDate, schedulingValue } from '../../helpers/extraFields';
-import type { FormMetadata, FormQuestion, NamedField, Submission } from '../../helpers/interfaces';
-import { neverReachedService } from '../../helpers/retry';
+import type { FormMetadata, FormQuestion, NamedField } from '../../helpers/interfaces';
 import type { FilloutOutcome } from '../../transport';
 import { filloutError, sendFilloutRequest } from '../../transport';
 import { formLocator } from '../common.descriptions';
-import { errorItem, itemError } from '../itemErrors';
+import { errorItem, itemError, itemProblem } from '../itemErrors';
 import { fixedFormIdOf, formIdOf } from '../parameters';
-
-/** Fillout accepts at most 10 submissions per create request. */
-export const SUBMISSIONS_PER_REQUEST = 10;
-
-const SAVED_COLUMNS_HINT =
-	'The answers were mapped with the questions saved in the node when the form was chosen. If the form’s questions have changed since, open the node: it loads the current ones.';
+import type { PreparedItem } from './createBatches';
+import { sendBatch, stoppedImportError, SUBMISSIONS_PER_REQUEST } from './createBatches';
 
 const LOAD_FROM_FORM = {
 	loadOptionsDependsOn: ['form.value'],
@@ -177,16 +168,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-interface PreparedItem {
-	itemIndex: number;
-	formId: string;
-	/** Names of the form's questions and other fields, to explain a rejection. */
-	fieldNames: ReadonlyMap<string, string>;
-	/** Answers were mapped with the questions saved in the node, without reading the form. */
-	fromSavedColumns: boolean;
-	payload: IDataObject & { questions: Array<{ id: string; value: unknown }> };
-}
-
 type MetadataOutcome = FilloutOutcome<FormMetadata>;
 
 function fieldNames(
@@ -204,18 +185,6 @@ function fieldNames(
 			(fields ?? []).map((field): [string, string] => [field.id, field.name]),
 		),
 	);
-}
-
-function problem(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	message: string,
-	description?: string,
-): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: ${message}`, {
-		itemIndex,
-		description,
-	});
 }
 
 /** Entries of a fixedCollection with several values, e.g. additionalFields.urlParameters.parameter. */
@@ -237,10 +206,10 @@ function fieldOf(
 		const known = (fields ?? [])
 			.map((candidate) => `${candidate.name} (${candidate.id})`)
 			.join(', ');
-		throw problem(
+		throw itemProblem(
 			ctx,
-			itemIndex,
 			`"${String(id)}" is not a ${what} of this form`,
+			itemIndex,
 			known ? `The form has: ${known}.` : `The form has no ${what}s.`,
 		);
 	}
@@ -267,10 +236,10 @@ function preparePayload(
 ): PreparedItem['payload'] {
 	if (answers.problems.length) {
 		const [first, ...others] = answers.problems;
-		throw problem(
+		throw itemProblem(
 			ctx,
+			`Question "${first.questionName}" ${first.message}`,
 			itemIndex,
-			`question "${first.questionName}" ${first.message}`,
 			others.length
 				? `Also: ${others.map((p) => `"${p.questionName}" ${p.message}`).join('; ')}`
 				: undefined,
@@ -285,10 +254,10 @@ function preparePayload(
 		if (isEmptyDate(additional[name])) continue;
 		const date = requestDate(additional[name], timeZone);
 		if (!date.ok)
-			throw problem(
+			throw itemProblem(
 				ctx,
-				itemIndex,
 				`"${label}" ${date.message}: ${JSON.stringify(String(additional[name]))}`,
+				itemIndex,
 			);
 		payload[name] = date.value;
 	}
@@ -303,13 +272,16 @@ function preparePayload(
 		collection: unknown,
 		name: string,
 		fields: NamedField[] | undefined,
-		what: string,
+		what: 'scheduling field' | 'payment field',
 		check: typeof schedulingValue,
 	) =>
 		entries(collection, name).map((entry) => {
 			const field = fieldOf(ctx, fields, entry.id, what, itemIndex);
 			const value = check(entry.value, timeZone);
-			if (!value.ok) throw problem(ctx, itemIndex, `${what} "${field.name}": ${value.message}`);
+			if (!value.ok) {
+				const label = what === 'scheduling field' ? 'Scheduling field' : 'Payment field';
+				throw itemProblem(ctx, `${label} "${field.name}": ${value.message}`, itemIndex);
+			}
 			return { id: field.id, value: value.value };
 		});
 	const scheduling = checkedEntries(
@@ -413,10 +385,10 @@ export async function execute(
 			if (!automatic && answers.unmatched.length) {
 				const [key] = answers.unmatched;
 				const savedName = savedQuestions?.find((question) => question.id === key)?.name;
-				throw problem(
+				throw itemProblem(
 					this,
+					`The Answers column ${savedName === undefined ? `"${key}"` : `"${savedName}" (${key})`} is not a question of this form`,
 					itemIndex,
-					`the Answers column ${savedName === undefined ? `"${key}"` : `"${savedName}" (${key})`} is not a question of this form`,
 					'The question may have been removed from the form. Open the node: it loads the form’s current questions.',
 				);
 			}
@@ -433,130 +405,26 @@ export async function execute(
 		}
 	}
 
-	for (const [formId, group] of groupBy(prepared, (item) => item.formId)) {
-		for (const batch of chunk(group, SUBMISSIONS_PER_REQUEST)) {
-			await sendBatch(this, formId, batch, output, fail, true);
+	const batches = [...groupBy(prepared, (item) => item.formId)].flatMap(([formId, group]) =>
+		chunk(group, SUBMISSIONS_PER_REQUEST).map((batch) => ({ formId, batch })),
+	);
+	// One request at a time: when one fails, every earlier one has been answered and
+	// no later one sent, so the error can say exactly what was created.
+	for (const [position, { formId, batch }] of batches.entries()) {
+		const failures = await sendBatch(this, formId, batch, output, this.continueOnFail());
+		if (failures.length === 0) continue;
+		if (!this.continueOnFail()) {
+			const notSent = batches.slice(position + 1).flatMap((later) => later.batch);
+			throw stoppedImportError(
+				this,
+				failures,
+				output,
+				notSent.map((item) => item.itemIndex),
+			);
 		}
+		for (const failure of failures)
+			output[failure.itemIndex] = errorItem(failure.error, failure.itemIndex);
 	}
 
 	return output.filter((entry): entry is INodeExecutionData => entry !== undefined);
-}
-
-async function sendBatch(
-	ctx: IExecuteFunctions,
-	formId: string,
-	batch: PreparedItem[],
-	output: Array<INodeExecutionData | undefined>,
-	fail: (error: unknown, itemIndex: number) => void,
-	mayResend: boolean,
-): Promise<void> {
-	const outcome = await sendFilloutRequest<{ submissions?: Submission[] }>(ctx, {
-		method: 'POST',
-		path: `/forms/${encodeURIComponent(formId)}/submissions`,
-		body: { submissions: batch.map((item) => item.payload) },
-	});
-
-	if (outcome.ok) {
-		const created = Array.isArray(outcome.body?.submissions) ? outcome.body.submissions : [];
-		batch.forEach((item, position) => {
-			const submission = created[position];
-			if (submission)
-				output[item.itemIndex] = { json: submission, pairedItem: { item: item.itemIndex } };
-			else
-				fail(
-					problem(ctx, item.itemIndex, 'Fillout did not return the created submission'),
-					item.itemIndex,
-				);
-		});
-		return;
-	}
-
-	const { failure } = outcome;
-	const itemList = describeItemIndexes(batch.map((item) => item.itemIndex));
-	const issues =
-		failure.statusCode === 400 ? parseValidationIssues(serviceMessage(failure.body)) : undefined;
-	if (issues) {
-		// A rejected request creates nothing: name each item's problems; with Continue On
-		// Fail, send the items without problems once more.
-		const report = attributeIssues(issues, batch, batch[0].fieldNames);
-		const rejected = batch.filter((item) => report.byItem.has(item.itemIndex));
-		const innocent = batch.filter((item) => !report.byItem.has(item.itemIndex));
-		for (const item of rejected) {
-			const messages = report.byItem.get(item.itemIndex) as string[];
-			const details = [messages.slice(1).join('; ')];
-			if (item.fromSavedColumns) details.push(SAVED_COLUMNS_HINT);
-			fail(
-				apiError(
-					ctx,
-					`Item ${item.itemIndex}: Fillout rejected ${messages[0]}`,
-					item.itemIndex,
-					'400',
-					details.filter(Boolean).join('. ') || undefined,
-				),
-				item.itemIndex,
-			);
-		}
-		if (innocent.length && mayResend && report.general.length === 0 && rejected.length) {
-			await sendBatch(ctx, formId, innocent, output, fail, false);
-			return;
-		}
-		const reason = report.general.length
-			? report.general.join('; ')
-			: `other items of the request (${describeItemIndexes(rejected.map((i) => i.itemIndex))}) were rejected`;
-		for (const item of innocent) {
-			fail(
-				apiError(
-					ctx,
-					`Item ${item.itemIndex}: not created because ${reason}`,
-					item.itemIndex,
-					'400',
-				),
-				item.itemIndex,
-			);
-		}
-		return;
-	}
-
-	if (
-		neverReachedService(failure) ||
-		(failure.statusCode !== undefined && failure.statusCode < 500)
-	) {
-		// Fillout refused the request as a whole: nothing was created.
-		for (const item of batch)
-			fail(filloutError(ctx, outcome, { formId }, item.itemIndex), item.itemIndex);
-		return;
-	}
-
-	// A server error or a broken connection: the request may have been processed.
-	const context: FailureContext = { formId, apiRoot: outcome.apiRoot, attempts: outcome.attempts };
-	const cause = describeFailure(failure, context);
-	for (const item of batch) {
-		fail(
-			apiError(
-				ctx,
-				`Fillout may or may not have created the submissions of items ${itemList}`,
-				item.itemIndex,
-				cause.httpCode,
-				`${cause.message}. ${cause.description ?? ''} Check the form's results in Fillout before running these items again: a repeat could create them twice.`
-					.replace(/\s+/g, ' ')
-					.trim(),
-			),
-			item.itemIndex,
-		);
-	}
-}
-
-function apiError(
-	ctx: IExecuteFunctions,
-	message: string,
-	itemIndex: number,
-	httpCode?: string,
-	description?: string,
-): NodeApiError {
-	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
-		message,
-		description,
-		httpCode,
-		itemIndex,
-	});
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { filloutRequest } from '../../transport';
+import { filloutDelete } from '../../transport';
 import { formLocator, submissionIdField } from '../common.descriptions';
 import { forEachItem } from '../itemErrors';
 import { formIdOf, submissionIdOf } from '../parameters';
@@ -23,7 +23,7 @@ export async function execute(
 	return await forEachItem(this, items, async (itemIndex) => {
 		const formId = formIdOf(this, itemIndex);
 		const submissionId = submissionIdOf(this, itemIndex);
-		await filloutRequest(this, {
+		await filloutDelete(this, {
 			method: 'DELETE',
 			path: `/forms/${encodeURIComponent(formId)}/submissions/${encodeURIComponent(submissionId)}`,
 			context: { formId, submissionId },

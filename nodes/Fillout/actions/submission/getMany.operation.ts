@@ -8,6 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { formatInZone, isEmptyDate, parseDateInput } from '../../helpers/dates';
 import type { Submission, SubmissionPage } from '../../helpers/interfaces';
+import { atItem } from '../../helpers/itemNumbers';
 import { simplifySubmissions } from '../../helpers/simplify';
 import { SubmissionPager } from '../../helpers/submissionPaging';
 import { filloutRequest } from '../../transport';
@@ -122,7 +123,10 @@ function dateFilter(
 	if (ms === undefined) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Item ${itemIndex}: "${DATE_FILTERS[name]}" is not a readable date: ${JSON.stringify(String(value))}`,
+			atItem(
+				`"${DATE_FILTERS[name]}" is not a readable date: ${JSON.stringify(String(value))}`,
+				itemIndex,
+			),
 			{
 				description:
 					'Use a date such as 2024-05-01 or 2024-05-01T14:30:00 (with or without an offset), or a Luxon DateTime.',

@@ -4,11 +4,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { filloutRequest } from '../../transport';
 import { formLocator } from '../common.descriptions';
-import { forEachItem } from '../itemErrors';
+import { forEachItem, itemProblem } from '../itemErrors';
 import { formIdOf } from '../parameters';
 
 const properties: INodeProperties[] = [
@@ -38,13 +38,7 @@ export async function execute(
 		const formId = formIdOf(this, itemIndex);
 		const url = String(this.getNodeParameter('url', itemIndex, '')).trim();
 		if (!/^https?:\/\/\S+$/i.test(url)) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Item ${itemIndex}: "URL" must be an http:// or https:// address`,
-				{
-					itemIndex,
-				},
-			);
+			throw itemProblem(this, '"URL" must be an http:// or https:// address', itemIndex);
 		}
 		return await filloutRequest<IDataObject>(this, {
 			method: 'POST',

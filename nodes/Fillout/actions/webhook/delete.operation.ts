@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { filloutRequest } from '../../transport';
+import { filloutDelete } from '../../transport';
 import { forEachItem } from '../itemErrors';
 import { webhookIdOf } from '../parameters';
 
@@ -28,12 +28,10 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const webhookId = webhookIdOf(this, itemIndex);
-		await filloutRequest(this, {
+		await filloutDelete(this, {
 			method: 'POST',
 			path: '/webhook/delete',
 			body: { webhookId },
-			// Deleting twice has the same effect as once, so failures may be retried.
-			safety: 'repeatable',
 			context: { webhookId },
 			itemIndex,
 		});

@@ -1,0 +1,67 @@
+import { itemsNamed } from './itemNumbers';
+
+/**
+ * The words of an import that stopped part way: which items Fillout created (with
+ * their submission IDs), which it may have created, and which it did not, so that the
+ * user can run the rest again without creating anything twice.
+ */
+
+export interface CreatedItem {
+	itemIndex: number;
+	submissionId: string;
+}
+
+export interface StoppedImport {
+	created: readonly CreatedItem[];
+	/** Items Fillout named a problem of, with its words. */
+	rejected: ReadonlyArray<{ itemIndex: number; issue: string }>;
+	/** Items of a request Fillout refused as a whole: nothing of it was created. */
+	refused: readonly number[];
+	/** Items of a request that may or may not have been processed. */
+	uncertain: readonly number[];
+	notSent: readonly number[];
+}
+
+/** The cause, preceded by what had been created before it. */
+export function stoppedImportMessage(cause: string, created: readonly CreatedItem[]): string {
+	if (created.length === 0) return cause;
+	const verb = created.length === 1 ? 'was' : 'were';
+	return `Import stopped after ${itemsNamed(created.map((item) => item.itemIndex))} ${verb} created: ${cause}`;
+}
+
+export function stoppedImportDescription(stopped: StoppedImport): string {
+	const { created, rejected, refused, uncertain, notSent } = stopped;
+	const sentences: string[] = [];
+	if (created.length) {
+		const inItemOrder = [...created].sort((a, b) => a.itemIndex - b.itemIndex);
+		const ids = inItemOrder.map((item) => `${item.itemIndex} → ${item.submissionId}`);
+		sentences.push(`Created (item → submission ID): ${ids.join(', ')}.`);
+	} else if (uncertain.length === 0) {
+		sentences.push('No submission was created.');
+	}
+	if (uncertain.length)
+		sentences.push(`May or may not have been created: ${itemsNamed(uncertain)}.`);
+
+	const notCreated: string[] = [];
+	if (rejected.length)
+		notCreated.push(`${itemsNamed(rejected.map((r) => r.itemIndex))} (rejected)`);
+	if (refused.length) {
+		const why = rejected.length
+			? 'sent in the same request, which Fillout refused as a whole'
+			: 'Fillout refused their request';
+		notCreated.push(`${itemsNamed(refused)} (${why})`);
+	}
+	if (notSent.length) notCreated.push(`${itemsNamed(notSent)} (not sent)`);
+	if (notCreated.length) sentences.push(`Not created: ${notCreated.join(', ')}.`);
+
+	// The first rejection is the error's message; the others are named here.
+	const others = rejected.slice(1).map((r) => `item ${r.itemIndex} (${r.issue})`);
+	if (others.length) sentences.push(`Also rejected: ${others.join('; ')}.`);
+
+	if (created.length || uncertain.length) {
+		sentences.push(
+			`Run again only the items that were not created${uncertain.length ? ', after checking the form’s results in Fillout for those that may have been' : ''}: an item created once and run again is created twice.`,
+		);
+	}
+	return sentences.join(' ');
+}
