@@ -118,18 +118,18 @@ describe('activation', () => {
 		expect(slots(trigger).production?.formId).toBe(formId);
 	});
 
-	it('a webhook the service already dropped is no error: logged, forgotten, replaced', async () => {
+	it('a webhook the service already dropped (404) is no error: warned, forgotten, replaced', async () => {
 		const formId = await freshForm(h.control);
 		const trigger = filloutTrigger(h, formId, instanceUrl);
 		await trigger.activate();
 		const { webhookId } = slots(trigger).production!;
 		expect((await h.api.post('/webhook/delete', { webhookId })).status).toBe(200);
-		const info = jest.spyOn(n8nLogger(), 'info');
+		const warn = jest.spyOn(n8nLogger(), 'warn');
 
 		expect(await trigger.deactivate()).toBe(true);
 
-		expect(info).toHaveBeenCalledWith(
-			expect.stringContaining(`webhook ${webhookId} was already gone`),
+		expect(warn).toHaveBeenCalledWith(
+			expect.stringContaining(`did not remove webhook ${webhookId} (HTTP 404`),
 			expect.objectContaining({ webhookId, formId }),
 		);
 		expect(slots(trigger)).toEqual({});
@@ -138,10 +138,10 @@ describe('activation', () => {
 		await trigger.activate();
 		const replaced = slots(trigger).production!.webhookId;
 		await h.api.post('/webhook/delete', { webhookId: replaced });
-		info.mockClear();
+		warn.mockClear();
 		await trigger.activate({ activation: 'init' });
-		expect(info).toHaveBeenCalledWith(
-			expect.stringContaining(`webhook ${replaced} was already gone`),
+		expect(warn).toHaveBeenCalledWith(
+			expect.stringContaining(`did not remove webhook ${replaced} (HTTP 404`),
 			expect.anything(),
 		);
 		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([

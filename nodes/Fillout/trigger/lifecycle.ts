@@ -8,6 +8,7 @@ import { filloutError, filloutRequest, resolveApiRoot, sendFilloutRequest } from
 import { isFilloutCloud, unreachableReason } from './reachability';
 import type { Slot, WebhookRecord } from './registration';
 import { createdWebhookId, readRecord, slotFor } from './registration';
+import { removeWebhook } from './removal';
 import { addressWithSecret, newSecret } from './secret';
 
 /**
@@ -29,7 +30,7 @@ export function currentSlot(ctx: IHookFunctions): {
 
 /**
  * Removes the webhook this slot recorded (if Fillout still has it) and empties the slot.
- * A real failure throws before the slot is emptied, so the next activation retries.
+ * A failure that may pass throws before the slot is emptied, so the next activation retries.
  */
 export async function dropRecorded(
 	ctx: IHookFunctions,
@@ -38,46 +39,6 @@ export async function dropRecorded(
 	if (record !== undefined) await removeWebhook(ctx, record);
 	delete data[slot];
 	return { data, slot };
-}
-
-/**
- * Removes a recorded webhook. "Not found" means Fillout (or a user) already removed it:
- * logged, not an error. Other failures (network, credentials) throw, and the caller
- * keeps the record so that the next activation tries again.
- */
-export async function removeWebhook(ctx: IHookFunctions, record: WebhookRecord): Promise<void> {
-	const apiRoot = await resolveApiRoot(ctx);
-	if (apiRoot !== record.apiRoot) {
-		// Deleting the id at another address could remove someone else's webhook there.
-		ctx.logger.warn(
-			`Fillout Trigger: webhook ${record.webhookId} was registered at ${record.apiRoot}, but the credential now points at ${apiRoot}; it cannot be removed from here. Its deliveries are refused (its secret is forgotten); delete it in Fillout if it keeps calling.`,
-			{ webhookId: record.webhookId, formId: record.formId },
-		);
-		return;
-	}
-	const outcome = await sendFilloutRequest<IDataObject>(ctx, {
-		method: 'POST',
-		path: '/webhook/delete',
-		body: { webhookId: record.webhookId },
-		// Deleting twice has the effect of deleting once.
-		safety: 'repeatable',
-		context: { webhookId: record.webhookId },
-	});
-	if (outcome.ok) {
-		ctx.logger.debug(`Fillout Trigger: removed webhook ${record.webhookId}`, {
-			webhookId: record.webhookId,
-			formId: record.formId,
-		});
-		return;
-	}
-	if (describeFailure(outcome.failure).kind === 'notFound') {
-		ctx.logger.info(
-			`Fillout Trigger: webhook ${record.webhookId} was already gone from Fillout; nothing to remove`,
-			{ webhookId: record.webhookId, formId: record.formId },
-		);
-		return;
-	}
-	throw filloutError(ctx, outcome, { webhookId: record.webhookId });
 }
 
 /** Refuses a webhook address that Fillout's cloud could never call. */
