@@ -7,14 +7,15 @@ import type { FormMetadata } from '../helpers/interfaces';
 import { filloutError, filloutRequest, resolveApiRoot, sendFilloutRequest } from '../transport';
 import { isFilloutCloud, unreachableReason } from './reachability';
 import type { Slot, WebhookRecord } from './registration';
-import { createdWebhookId, readRecord, slotFor } from './registration';
+import { createdWebhookId, readRecord, registrationFits, slotFor } from './registration';
 import { removeWebhook } from './removal';
 import { addressWithSecret, newSecret } from './secret';
 
 /**
  * The trigger's webhook lifecycle on top of the shared transport. Fillout cannot list
- * webhooks, so activation removes whatever the slot recorded and registers a fresh one:
- * exactly one live webhook per active trigger, whatever happened in between.
+ * webhooks, so the slot's record is the only knowledge of what is registered: activation
+ * keeps a recorded webhook that still fits, and otherwise removes it and registers a
+ * fresh one: exactly one live webhook per active trigger.
  */
 
 /** The node's slot in static data, and what it holds. */
@@ -26,6 +27,21 @@ export function currentSlot(ctx: IHookFunctions): {
 	const data = ctx.getWorkflowStaticData('node');
 	const slot = slotFor(ctx.getMode(), ctx.getNodeWebhookUrl('default'), data);
 	return { data, slot, record: readRecord(data[slot]) };
+}
+
+/**
+ * Whether the slot's webhook fits the node as it is now (form, n8n address, API root).
+ * Asks Fillout nothing, so a restart neither depends on Fillout nor changes a good
+ * registration, and the secret Fillout calls with stays the one on record.
+ */
+export async function recordedFits(ctx: IHookFunctions): Promise<boolean> {
+	const { record } = currentSlot(ctx);
+	if (record === undefined) return false;
+	return registrationFits(record, {
+		formId: formIdForTrigger(ctx),
+		url: ctx.getNodeWebhookUrl('default'),
+		apiRoot: await resolveApiRoot(ctx),
+	});
 }
 
 /**
