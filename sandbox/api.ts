@@ -134,7 +134,7 @@ const deleteWebhook: ApiHandler = (ctx, { account, incoming }) => {
 		throw badRequest('webhookId must be an integer: the id returned by /webhook/create');
 	}
 	const webhook = ctx.store.webhooks.get(id);
-	if (!webhook || webhook.accountId !== account.id) throw notFound(`Webhook ${id} not found`);
+	if (!webhook || webhook.accountId !== account.id) throw new ApiError(ctx.unknownWebhookStatus, `Webhook ${id} not found`);
 	ctx.store.webhooks.delete(id);
 	ctx.store.changed();
 	return json(200, {});

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the sandbox CLI is a dev tool: it reads argv, prints to stdout and handles signals through process */
 /**
  * npm run sandbox -- --port P [--api-key K] [--rate-limit N] [--data FILE]
- *   [--host H] [--code-ttl MS] [--delivery-timeout MS]
+ *   [--host H] [--code-ttl MS] [--delivery-timeout MS] [--unknown-webhook-status 400|404]
  * Prints the API root first ("API root: <url>"), then what a new user needs to try it.
  */
 import { startSandbox, type SandboxOptions } from './index';
@@ -14,6 +14,8 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --data FILE           keep state in FILE across restarts (default: in memory)
   --code-ttl MS         lifetime of OAuth codes in ms (default 60000)
   --delivery-timeout MS time-out of a webhook delivery in ms (default 10000)
+  --unknown-webhook-status S
+                        what /webhook/delete answers for an unknown id: 404 (default) or 400
 `;
 
 function fail(message: string): never {
@@ -58,6 +60,12 @@ export function parseArgs(argv: string[]): SandboxOptions {
 			case '--delivery-timeout':
 				options.deliveryTimeoutMs = integer(flag, take());
 				break;
+			case '--unknown-webhook-status': {
+				const status = take();
+				if (status !== '400' && status !== '404') fail(`${flag} must be 400 or 404`);
+				options.unknownWebhookStatus = status === '400' ? 400 : 404;
+				break;
+			}
 			case '--help':
 			case '-h':
 				process.stdout.write(USAGE);

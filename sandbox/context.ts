@@ -17,6 +17,8 @@ export interface SandboxContext {
 	codeTtlMs: number;
 	/** Default time-out of one webhook delivery. */
 	deliveryTimeoutMs: number;
+	/** The status /webhook/delete answers for an id it cannot delete (unknown or another account's). */
+	unknownWebhookStatus: 400 | 404;
 }
 
 /** One incoming request, read and parsed as far as every route needs. */

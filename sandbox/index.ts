@@ -30,6 +30,8 @@ export interface SandboxOptions {
 	codeTtlMs?: number;
 	/** Time-out of one webhook delivery; default 10 000 ms. */
 	deliveryTimeoutMs?: number;
+	/** What /webhook/delete answers for an unknown or another account's id: 404 (default) or 400, as the live service answers many errors. */
+	unknownWebhookStatus?: 400 | 404;
 	/** Accepted for callers that pass it; the library itself never prints. */
 	quiet?: boolean;
 }
@@ -72,6 +74,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		rateLimiter: new RateLimiter(options.rateLimit ?? 5),
 		codeTtlMs: options.codeTtlMs ?? 60_000,
 		deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
+		unknownWebhookStatus: options.unknownWebhookStatus ?? 404,
 	};
 	let origin = '';
 	const server = createSandboxServer(context, () => origin);

@@ -16,7 +16,7 @@ import {
 } from './actions/common.descriptions';
 import { listSearch } from './methods';
 import { deliveryItem, parseDelivery } from './trigger/delivery';
-import { dropRecorded, registerWebhook } from './trigger/lifecycle';
+import { dropRecorded, recordedFits, registerWebhook } from './trigger/lifecycle';
 import { readRecord, slotFor } from './trigger/registration';
 import { SECRET_PARAMETER, secretsMatch } from './trigger/secret';
 
@@ -60,12 +60,13 @@ export class FilloutTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			/**
-			 * Fillout cannot say which webhooks exist, so this removes the one this slot
-			 * recorded (if Fillout still has it) and answers false: `create` then
-			 * registers a fresh one. Re-activation, a changed form or a webhook removed at
-			 * Fillout thus never leave a stale or second subscription.
+			 * Fillout cannot say which webhooks exist, so the slot's record decides: one
+			 * that still fits (same form, n8n address and API root, as after a restart) is
+			 * kept without a request. Otherwise the recorded one is removed and `create`
+			 * registers a fresh one, so a changed form or address never leaves a second.
 			 */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				if (await recordedFits(this)) return true;
 				await dropRecorded(this);
 				return false;
 			},

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from '../../sandbox/cli';
 import { apiClient, call } from './helpers';
 
 const repo = process.cwd();
@@ -95,4 +96,10 @@ it('stops cleanly on SIGTERM and keeps --data across restarts', async () => {
 
 it('refuses unknown options with a usage message', async () => {
 	await expect(tsNodeCli(['--colour', 'blue'])).rejects.toThrow(/exited with 2[\s\S]*Unknown option --colour[\s\S]*Usage/);
+});
+
+it('--unknown-webhook-status takes 400 or 404', async () => {
+	expect(parseArgs(['--unknown-webhook-status', '400'])).toMatchObject({ unknownWebhookStatus: 400 });
+	expect(parseArgs(['--unknown-webhook-status', '404'])).toMatchObject({ unknownWebhookStatus: 404 });
+	await expect(tsNodeCli(['--unknown-webhook-status', '410'])).rejects.toThrow(/exited with 2[\s\S]*--unknown-webhook-status must be 400 or 404/);
 });

@@ -91,6 +91,24 @@ describe('POST /webhook/delete', () => {
 		expect((await h.api.post('/webhook/delete', { webhookId: id })).status).toBe(404);
 		expect((await eu.post('/webhook/delete', { webhookId: id })).status).toBe(200);
 	});
+
+	it('answers 400 instead of 404 for an unknown or another account’s id when started with unknownWebhookStatus 400', async () => {
+		const strict = await startHarness({ unknownWebhookStatus: 400 });
+		try {
+			const id = (await strict.api.post('/webhook/create', { formId: await freshForm(strict.control), url: 'https://example.com/s' })).body.id;
+			expect((await strict.api.post('/webhook/delete', { webhookId: id })).status).toBe(200);
+			const again = await strict.api.post('/webhook/delete', { webhookId: id });
+			expect(again.status).toBe(400);
+			expect(again.body).toEqual({ statusCode: 400, error: 'Bad Request', message: `Webhook ${id} not found` });
+			const eu = apiClient(strict.sandbox.demo.euApiRoot, strict.sandbox.demo.euApiKey);
+			const euForm = (await eu.get('/forms')).body[0].formId;
+			const euId = (await eu.post('/webhook/create', { formId: euForm, url: 'https://example.com/eu' })).body.id;
+			expect((await strict.api.post('/webhook/delete', { webhookId: euId })).status).toBe(400);
+			expect((await eu.post('/webhook/delete', { webhookId: euId })).status).toBe(200);
+		} finally {
+			await strict.sandbox.close();
+		}
+	});
 });
 
 describe('deliveries', () => {

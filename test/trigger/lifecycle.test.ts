@@ -67,24 +67,24 @@ describe('activation', () => {
 		expect(slots(trigger)).toEqual({});
 	});
 
-	it('re-activation and a restart leave exactly one webhook, each with a new secret', async () => {
+	it('re-activation (n8n removes, then adds) leaves exactly one webhook, with a new secret', async () => {
 		const formId = await freshForm(h.control);
 		const trigger = filloutTrigger(h, formId, instanceUrl);
 		await trigger.activate();
 		const first = slots(trigger).production!;
 
-		await trigger.activate({ activation: 'update' });
+		await trigger.deactivate();
+		expect(await trigger.activate({ activation: 'update' })).toEqual({
+			existed: false,
+			created: true,
+		});
 		const second = slots(trigger).production!;
-		// n8n restarted: a new process, the saved static data.
-		const restarted = filloutTrigger(h, formId, instanceUrl, { staticData: trigger.staticData });
-		await restarted.activate({ activation: 'init' });
-		const third = slots(restarted).production!;
 
 		const live = await webhooksOf(h, formId);
-		expect(live.map((w) => w.id)).toEqual([third.webhookId]);
-		expect(new Set([first.webhookId, second.webhookId, third.webhookId]).size).toBe(3);
-		expect(new Set([first.secret, second.secret, third.secret]).size).toBe(3);
-		expect(secretIn(live[0].url)).toBe(third.secret);
+		expect(live.map((w) => w.id)).toEqual([second.webhookId]);
+		expect(second.webhookId).not.toBe(first.webhookId);
+		expect(second.secret).not.toBe(first.secret);
+		expect(secretIn(live[0].url)).toBe(second.secret);
 	});
 
 	it('a changed form removes the old form’s webhook and registers on the new one', async () => {
@@ -118,34 +118,37 @@ describe('activation', () => {
 		expect(slots(trigger).production?.formId).toBe(formId);
 	});
 
-	it('a webhook the service already dropped is no error: logged, forgotten, replaced', async () => {
+	it('a webhook the service already dropped (404) is no error: warned, forgotten, replaced', async () => {
 		const formId = await freshForm(h.control);
 		const trigger = filloutTrigger(h, formId, instanceUrl);
 		await trigger.activate();
 		const { webhookId } = slots(trigger).production!;
 		expect((await h.api.post('/webhook/delete', { webhookId })).status).toBe(200);
-		const info = jest.spyOn(n8nLogger(), 'info');
+		const warn = jest.spyOn(n8nLogger(), 'warn');
 
 		expect(await trigger.deactivate()).toBe(true);
 
-		expect(info).toHaveBeenCalledWith(
-			expect.stringContaining(`webhook ${webhookId} was already gone`),
+		expect(warn).toHaveBeenCalledWith(
+			expect.stringContaining(`did not remove webhook ${webhookId} (HTTP 404`),
 			expect.objectContaining({ webhookId, formId }),
 		);
 		expect(slots(trigger)).toEqual({});
 
-		// The same on activation: the dropped one is forgotten, a new one registered.
+		// The same on an activation that replaces it (n8n's address changed meanwhile).
 		await trigger.activate();
 		const replaced = slots(trigger).production!.webhookId;
 		await h.api.post('/webhook/delete', { webhookId: replaced });
-		info.mockClear();
-		await trigger.activate({ activation: 'init' });
-		expect(info).toHaveBeenCalledWith(
-			expect.stringContaining(`webhook ${replaced} was already gone`),
+		warn.mockClear();
+		const moved = filloutTrigger(h, formId, `${instanceUrl}/n8n`, {
+			staticData: trigger.staticData,
+		});
+		await moved.activate({ activation: 'init' });
+		expect(warn).toHaveBeenCalledWith(
+			expect.stringContaining(`did not remove webhook ${replaced} (HTTP 404`),
 			expect.anything(),
 		);
 		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([
-			slots(trigger).production!.webhookId,
+			slots(moved).production!.webhookId,
 		]);
 	});
 
@@ -161,9 +164,16 @@ describe('activation', () => {
 		});
 		await expect(badKey.deactivate()).rejects.toThrow('Fillout refused the credentials');
 		expect(slots(badKey).production).toEqual(record);
-		// Activation with the bad key fails in checkExists, before anything is created.
-		await expect(badKey.activate()).rejects.toThrow('Fillout refused the credentials');
+		// Moving to another form with the bad key fails in checkExists, before anything is created.
+		const otherForm = await freshForm(h.control);
+		const moving = filloutTrigger(h, otherForm, instanceUrl, {
+			staticData: badKey.staticData,
+			credentials: sandboxCredentials(h, 'sk_prod_not_a_key'),
+		});
+		await expect(moving.activate()).rejects.toThrow('Fillout refused the credentials');
+		expect(slots(moving).production).toEqual(record);
 		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([record.webhookId]);
+		expect(await webhooksOf(h, otherForm)).toEqual([]);
 
 		const fixed = filloutTrigger(h, formId, instanceUrl, { staticData: badKey.staticData });
 		await fixed.deactivate();
@@ -177,13 +187,17 @@ describe('activation', () => {
 		const record = slots(trigger).production!;
 		// Every attempt (1 + 3 retries) of the delete loses its connection.
 		await h.control.post('/faults', { dropNext: { count: 4, pathPattern: '/webhook/delete' } });
+		// Another form: the recorded webhook must go before a new one is registered.
+		const otherForm = await freshForm(h.control);
+		const moving = filloutTrigger(h, otherForm, instanceUrl, { staticData: trigger.staticData });
 
-		await expect(trigger.activate({ activation: 'update' })).rejects.toThrow(
+		await expect(moving.activate({ activation: 'update' })).rejects.toThrow(
 			'Could not reach Fillout',
 		);
 
 		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([record.webhookId]);
-		expect(slots(trigger).production).toEqual(record);
+		expect(await webhooksOf(h, otherForm)).toEqual([]);
+		expect(slots(moving).production).toEqual(record);
 	});
 
 	it('after a switch to another account’s API root the old id is not deleted there: warned, not guessed', async () => {

@@ -211,7 +211,8 @@ it('deliveries to the address without the secret, or with a stale one, get 401 a
 	const trigger = await activeTrigger(formId);
 	const address = trigger.webhookUrl()!;
 	const firstRegistered = (await webhooksOf(h, formId))[0].url as string;
-	// Re-activation: a new secret; the first one is now stale.
+	// Re-activation (n8n removes, then adds): a new secret; the first one is now stale.
+	await trigger.deactivate();
 	await trigger.activate({ activation: 'update' });
 	const live = slots(trigger).production!;
 	expect(secretIn(firstRegistered)).not.toBe(live.secret);
@@ -240,6 +241,21 @@ it('deliveries to the address without the secret, or with a stale one, get 401 a
 		[401, 0],
 		[401, 0],
 	]);
+});
+
+it('after an n8n restart the same webhook, with the same secret, delivers to the restarted trigger', async () => {
+	const formId = await freshForm(h.control, { name: FORM_NAME, questions: QUESTIONS });
+	const before = await activeTrigger(formId);
+	const { webhookId } = slots(before).production!;
+
+	const restarted = filloutTrigger(h, formId, endpoint.url, { staticData: before.staticData });
+	endpoint.trigger = restarted;
+	await restarted.activate({ activation: 'init' });
+	const outcome = await respond(formId, { Name: 'Rey' });
+
+	expect(outcome.deliveries).toEqual([expect.objectContaining({ webhookId, statusCode: 200 })]);
+	expect(endpoint.received.map((r) => [r.status, r.items.length])).toEqual([[200, 1]]);
+	expect(endpoint.received[0].items[0].json).toMatchObject({ Name: 'Rey', formId });
 });
 
 it('"Listen for test event": the test address receives the next submission, then is removed', async () => {

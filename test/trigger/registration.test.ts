@@ -1,4 +1,9 @@
-import { createdWebhookId, readRecord, slotFor } from '../../nodes/Fillout/trigger/registration';
+import {
+	createdWebhookId,
+	readRecord,
+	registrationFits,
+	slotFor,
+} from '../../nodes/Fillout/trigger/registration';
 
 const record = {
 	webhookId: 12,
@@ -70,5 +75,34 @@ describe('createdWebhookId', () => {
 		['42', undefined],
 	])('%j → %j', (answer, expected) => {
 		expect(createdWebhookId(answer)).toBe(expected);
+	});
+});
+
+describe('registrationFits', () => {
+	const wanted = { formId: record.formId, url: record.url, apiRoot: record.apiRoot };
+
+	it('fits the same form, address and API root (secret, name and dates do not matter)', () => {
+		expect(registrationFits(record, wanted)).toBe(true);
+		expect(
+			registrationFits({ ...record, formName: 'Renamed', secret: 't'.repeat(43) }, wanted),
+		).toBe(true);
+	});
+
+	it.each<[string, Partial<typeof wanted>]>([
+		['another form', { formId: 'form-2' }],
+		['another n8n address', { url: 'https://n8n.example.org/webhook-test/abc/webhook' }],
+		['no n8n address', { url: undefined }],
+		['another API root', { apiRoot: 'https://eu-api.fillout.com/v1/api' }],
+	])('does not fit %s', (_label, change) => {
+		expect(registrationFits(record, { ...wanted, ...change })).toBe(false);
+	});
+
+	it('does not fit a record without an address', () => {
+		expect(
+			registrationFits(
+				{ ...record, url: undefined as unknown as string },
+				{ ...wanted, url: undefined },
+			),
+		).toBe(false);
 	});
 });

@@ -7,13 +7,15 @@ import type { FormMetadata } from '../helpers/interfaces';
 import { filloutError, filloutRequest, resolveApiRoot, sendFilloutRequest } from '../transport';
 import { isFilloutCloud, unreachableReason } from './reachability';
 import type { Slot, WebhookRecord } from './registration';
-import { createdWebhookId, readRecord, slotFor } from './registration';
+import { createdWebhookId, readRecord, registrationFits, slotFor } from './registration';
+import { removeWebhook } from './removal';
 import { addressWithSecret, newSecret } from './secret';
 
 /**
  * The trigger's webhook lifecycle on top of the shared transport. Fillout cannot list
- * webhooks, so activation removes whatever the slot recorded and registers a fresh one:
- * exactly one live webhook per active trigger, whatever happened in between.
+ * webhooks, so the slot's record is the only knowledge of what is registered: activation
+ * keeps a recorded webhook that still fits, and otherwise removes it and registers a
+ * fresh one: exactly one live webhook per active trigger.
  */
 
 /** The node's slot in static data, and what it holds. */
@@ -28,8 +30,23 @@ export function currentSlot(ctx: IHookFunctions): {
 }
 
 /**
+ * Whether the slot's webhook fits the node as it is now (form, n8n address, API root).
+ * Asks Fillout nothing, so a restart neither depends on Fillout nor changes a good
+ * registration, and the secret Fillout calls with stays the one on record.
+ */
+export async function recordedFits(ctx: IHookFunctions): Promise<boolean> {
+	const { record } = currentSlot(ctx);
+	if (record === undefined) return false;
+	return registrationFits(record, {
+		formId: formIdForTrigger(ctx),
+		url: ctx.getNodeWebhookUrl('default'),
+		apiRoot: await resolveApiRoot(ctx),
+	});
+}
+
+/**
  * Removes the webhook this slot recorded (if Fillout still has it) and empties the slot.
- * A real failure throws before the slot is emptied, so the next activation retries.
+ * A failure that may pass throws before the slot is emptied, so the next activation retries.
  */
 export async function dropRecorded(
 	ctx: IHookFunctions,
@@ -38,46 +55,6 @@ export async function dropRecorded(
 	if (record !== undefined) await removeWebhook(ctx, record);
 	delete data[slot];
 	return { data, slot };
-}
-
-/**
- * Removes a recorded webhook. "Not found" means Fillout (or a user) already removed it:
- * logged, not an error. Other failures (network, credentials) throw, and the caller
- * keeps the record so that the next activation tries again.
- */
-export async function removeWebhook(ctx: IHookFunctions, record: WebhookRecord): Promise<void> {
-	const apiRoot = await resolveApiRoot(ctx);
-	if (apiRoot !== record.apiRoot) {
-		// Deleting the id at another address could remove someone else's webhook there.
-		ctx.logger.warn(
-			`Fillout Trigger: webhook ${record.webhookId} was registered at ${record.apiRoot}, but the credential now points at ${apiRoot}; it cannot be removed from here. Its deliveries are refused (its secret is forgotten); delete it in Fillout if it keeps calling.`,
-			{ webhookId: record.webhookId, formId: record.formId },
-		);
-		return;
-	}
-	const outcome = await sendFilloutRequest<IDataObject>(ctx, {
-		method: 'POST',
-		path: '/webhook/delete',
-		body: { webhookId: record.webhookId },
-		// Deleting twice has the effect of deleting once.
-		safety: 'repeatable',
-		context: { webhookId: record.webhookId },
-	});
-	if (outcome.ok) {
-		ctx.logger.debug(`Fillout Trigger: removed webhook ${record.webhookId}`, {
-			webhookId: record.webhookId,
-			formId: record.formId,
-		});
-		return;
-	}
-	if (describeFailure(outcome.failure).kind === 'notFound') {
-		ctx.logger.info(
-			`Fillout Trigger: webhook ${record.webhookId} was already gone from Fillout; nothing to remove`,
-			{ webhookId: record.webhookId, formId: record.formId },
-		);
-		return;
-	}
-	throw filloutError(ctx, outcome, { webhookId: record.webhookId });
 }
 
 /** Refuses a webhook address that Fillout's cloud could never call. */

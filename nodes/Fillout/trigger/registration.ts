@@ -39,6 +39,23 @@ export function readRecord(value: unknown): WebhookRecord | undefined {
 	return record as WebhookRecord;
 }
 
+/** Where a trigger wants its webhook now: its form, n8n's address for it, and the API root. */
+export interface WantedRegistration {
+	formId: string;
+	url: string | undefined;
+	apiRoot: string;
+}
+
+/** Whether the record was registered for exactly this form, address and API root. */
+export function registrationFits(record: WebhookRecord, wanted: WantedRegistration): boolean {
+	return (
+		wanted.url !== undefined &&
+		record.url === wanted.url &&
+		record.formId === wanted.formId &&
+		record.apiRoot === wanted.apiRoot
+	);
+}
+
 /**
  * Which slot a hook or delivery belongs to. n8n runs the test webhook's checkExists and
  * create in mode 'manual' and delivers to it in mode 'manual', but removes it in mode

@@ -1,0 +1,59 @@
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+
+import type { ServiceFailure } from '../helpers/errors';
+import { serviceMessage } from '../helpers/errors';
+import { filloutError, resolveApiRoot, sendFilloutRequest } from '../transport';
+import type { WebhookRecord } from './registration';
+import { classifyRemovalFailure } from './removalFailure';
+
+/**
+ * Removes a recorded webhook, or says why it is forgotten instead. A webhook Fillout
+ * will not remove (gone, another account's) must never block activation; a failure
+ * that may pass (network, 5xx, 429) or refused credentials throw, and the caller keeps
+ * the record so that the next activation or deactivation tries again.
+ */
+export async function removeWebhook(ctx: IHookFunctions, record: WebhookRecord): Promise<void> {
+	const apiRoot = await resolveApiRoot(ctx);
+	if (apiRoot !== record.apiRoot) {
+		// Deleting the id at another address could remove someone else's webhook there.
+		ctx.logger.warn(
+			`Fillout Trigger: webhook ${record.webhookId} was registered at ${record.apiRoot}, but the credential now points at ${apiRoot}; it cannot be removed from here. Its deliveries are refused (its secret is forgotten); delete it in Fillout if it keeps calling.`,
+			{ webhookId: record.webhookId, formId: record.formId },
+		);
+		return;
+	}
+	const outcome = await sendFilloutRequest<IDataObject>(ctx, {
+		method: 'POST',
+		path: '/webhook/delete',
+		body: { webhookId: record.webhookId },
+		// Deleting twice has the effect of deleting once.
+		safety: 'repeatable',
+		context: { webhookId: record.webhookId },
+	});
+	if (outcome.ok) {
+		ctx.logger.debug(`Fillout Trigger: removed webhook ${record.webhookId}`, {
+			webhookId: record.webhookId,
+			formId: record.formId,
+		});
+		return;
+	}
+	const verdict = classifyRemovalFailure(outcome.failure);
+	if (verdict === 'forget' || (verdict === 'credentials' && (await credentialsWork(ctx)))) {
+		warnForgotten(ctx, record, outcome.failure);
+		return;
+	}
+	throw filloutError(ctx, outcome, { webhookId: record.webhookId });
+}
+
+/** Whether Fillout accepts the credential for another call: then a refusal was about the webhook. */
+async function credentialsWork(ctx: IHookFunctions): Promise<boolean> {
+	return (await sendFilloutRequest<unknown>(ctx, { method: 'GET', path: '/forms' })).ok;
+}
+
+function warnForgotten(ctx: IHookFunctions, record: WebhookRecord, failure: ServiceFailure): void {
+	const said = serviceMessage(failure.body);
+	ctx.logger.warn(
+		`Fillout Trigger: Fillout did not remove webhook ${record.webhookId} (HTTP ${failure.statusCode}${said === undefined ? '' : `: ${said}`}): it is gone or not this account's, so it is forgotten. Should it still call n8n, its deliveries are refused (its secret is forgotten); delete it in Fillout.`,
+		{ webhookId: record.webhookId, formId: record.formId, statusCode: failure.statusCode },
+	);
+}
