@@ -45,12 +45,30 @@ function headings(path: string): string[] {
 }
 
 describe('the repository stands alone', () => {
-	it('cites no notes kept outside it', () => {
-		const outside = ['forms-api' + '.md', 'service-facts' + '.md', '/work/' + 'shared'];
-		const citing = files.flatMap(({ path, text }) =>
-			outside.filter((name) => text.includes(name)).map((name) => `${path}: ${name}`),
-		);
-		expect(citing).toEqual([]);
+	it('cites only Markdown files it holds', () => {
+		const held = files.map((file) => file.path);
+		const missing: string[] = [];
+		for (const { path, text } of files) {
+			// Markdown files whole; in code, the comments (a name in a string, such as a list of packed files, cites nothing).
+			const cited = path.endsWith('.md')
+				? text
+				: text
+						.split('\n')
+						.filter((line) => /^\s*(\/\/|\/?\*)/.test(line))
+						.join('\n');
+			for (const [name] of cited.matchAll(/(?<![\w./-])(?:[\w.-]+\/)*[\w-]+(?:\.[\w-]+)*\.md\b/g)) {
+				const inDir = relative(ROOT, resolve(ROOT, dirname(path), name));
+				if (!held.some((file) => file === name || file === inDir || file.endsWith(`/${name}`))) {
+					missing.push(`${path}: ${name}`);
+				}
+			}
+		}
+		expect(missing).toEqual([]);
+	});
+
+	it('names no paths beside its checkout', () => {
+		const beside = `${dirname(ROOT)}/`;
+		expect(files.filter(({ text }) => text.includes(beside)).map(({ path }) => path)).toEqual([]);
 	});
 
 	it('points only at docs files and sections that exist', () => {
