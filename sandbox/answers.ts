@@ -1,7 +1,7 @@
 /**
  * Realistic answer values per question type, drawn from a seeded PRNG. Shapes follow what the
- * live service is known to return (service-facts.md); where a shape is unknown, something
- * plausible that a client must pass through untouched.
+ * live service is known to return (docs/fillout-api.md, "Answer values and question types");
+ * where a shape is unknown, something plausible that a client must pass through untouched.
  */
 import type { Prng } from './prng';
 import type { QuestionDef } from './types';

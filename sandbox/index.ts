@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the sandbox is a dev tool: it is a node:http server */
 /**
- * Local stand-in for the Fillout forms API (endpoints 1–10 of forms-api.md plus
- * `POST /webhook/delete`), behaving like the live service where the two differ.
+ * Local stand-in for the Fillout forms API (endpoints 1–10 of docs/fillout-api.md plus
+ * `POST /webhook/delete`), behaving like the live service where it differs from Fillout's reference.
  * In-process tests call startSandbox(); other processes use the CLI and /_sandbox/ endpoints.
  */
 import type { AddressInfo } from 'node:net';

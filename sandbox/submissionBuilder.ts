@@ -119,7 +119,7 @@ function schedulingValue(rng: Prng, person: Person, timeMs: number): Value {
 	};
 }
 
-/** Live field names carry the processor's brand (service-facts.md). */
+/** Live field names carry the processor's brand (docs/fillout-api.md, "Payments"). */
 function paymentValue(rng: Prng, person: Person): Value {
 	const customer = `cus_${rng.alnum(14)}`;
 	const payment = `pi_${rng.alnum(24)}`;

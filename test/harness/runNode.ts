@@ -42,6 +42,8 @@ export interface RunNodeOptions extends HarnessBaseOptions {
 	continueOnFail?: boolean;
 	/** Workflow static data to start from (as returned by a previous run). */
 	staticData?: IDataObject;
+	/** The node's "Retry On Fail" setting, with its Max Tries and Wait Between Tries (ms). */
+	retryOnFail?: { maxTries?: number; waitBetweenTries?: number };
 }
 
 export interface RunNodeResult {
@@ -71,6 +73,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		...nodeUnderTestDraft,
 		position: [400, 0],
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
 	};
 	const trigger: INode = {
 		id: 'manual-trigger',

@@ -1,4 +1,4 @@
-/** Fillout's regional API hosts (service-facts.md); the API lives under `/v1/api`. */
+/** Fillout's regional API hosts (docs/fillout-api.md, "Hosts"); the API lives under `/v1/api`. */
 export const REGION_HOSTS: Readonly<Record<string, string>> = {
 	us: 'https://api.fillout.com',
 	eu: 'https://eu-api.fillout.com',

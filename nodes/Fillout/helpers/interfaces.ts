@@ -1,6 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** Shapes of the Fillout API (see the README); extra fields are passed through untouched. */
+/**
+ * Shapes of the Fillout API (docs/fillout-api.md, "Endpoints"); extra fields are passed
+ * through untouched.
+ */
 
 export interface FormListEntry extends IDataObject {
 	formId: string;

@@ -1,5 +1,6 @@
 /**
- * Client-side pacing for Fillout's limit of 5 requests per second per account.
+ * Client-side pacing for Fillout's limit of 5 requests per second per account
+ * (docs/fillout-api.md, "Rate limit").
  *
  * The service counts requests as they *arrive*, in a fixed 1 s window that opens at
  * a request. Arrival lies somewhere between when a request starts and when its answer

@@ -30,9 +30,9 @@ const object: QuestionTypeInfo = { fieldType: 'object', answer: 'object' };
 const passThrough: QuestionTypeInfo = { fieldType: 'string', answer: 'any' };
 
 /**
- * The 38 question types Fillout documents today. Fillout adds types without notice;
- * a type missing here is discarded from simplified output and from the mapping
- * columns instead of failing the node.
+ * The 38 question types known today (docs/fillout-api.md, "Answer values and question
+ * types"). Fillout adds types without notice; a type missing here is discarded from
+ * simplified output and from the mapping columns instead of failing the node.
  */
 export const QUESTION_TYPES: Readonly<Record<string, QuestionTypeInfo>> = {
 	Address: object,
