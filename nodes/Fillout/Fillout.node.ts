@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationParameter, filloutCredentials } from './actions/common.descriptions';
+import { authenticationParameter, filloutCredentials } from './shared/descriptions';
 import * as form from './actions/form';
 import { router } from './actions/router';
 import * as submission from './actions/submission';

@@ -11,9 +11,9 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRootForRegion, normalizeApiRoot } from '../helpers/apiRoot';
-import type { FailureContext, ServiceFailure } from '../helpers/errors';
+import type { FailureContext, ServiceFailure } from '../helpers/failures';
 import type { FormMetadata } from '../helpers/interfaces';
-import { describeFailure } from '../helpers/errors';
+import { describeFailure } from '../helpers/failures';
 import { SlidingWindowPacer } from '../helpers/pacing';
 import type { RequestSafety, RetryCounts } from '../helpers/retry';
 import { deletedByEarlierAttempt, neverReachedService, retryDecision } from '../helpers/retry';

@@ -1,8 +1,8 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { formIdForTrigger } from '../actions/parameters';
-import { describeFailure } from '../helpers/errors';
+import { formIdForTrigger } from '../shared/parameters';
+import { describeFailure } from '../helpers/failures';
 import type { FormMetadata } from '../helpers/interfaces';
 import { filloutError, filloutRequest, resolveApiRoot, sendFilloutRequest } from '../transport';
 import { isFilloutCloud, unreachableReason } from './reachability';

@@ -3,9 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyFormMetadata } from '../../helpers/simplify';
 import { getFormMetadata } from '../../transport';
-import { formLocator } from '../common.descriptions';
-import { forEachItem } from '../itemErrors';
-import { formIdOf } from '../parameters';
+import { formLocator } from '../../shared/descriptions';
+import { forEachItem } from '../../shared/itemLoop';
+import { formIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	formLocator,

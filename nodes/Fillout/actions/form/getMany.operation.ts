@@ -8,8 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { FormListEntry } from '../../helpers/interfaces';
 import { filloutRequest } from '../../transport';
-import { limitOption, returnAllOption } from '../common.descriptions';
-import { forEachItem } from '../itemErrors';
+import { limitOption, returnAllOption } from '../../shared/descriptions';
+import { forEachItem } from '../../shared/itemLoop';
 
 const properties: INodeProperties[] = [
 	returnAllOption,

@@ -14,9 +14,9 @@ import { paymentValue, requestDate, schedulingValue } from '../../helpers/extraF
 import type { FormMetadata, FormQuestion, NamedField } from '../../helpers/interfaces';
 import type { FilloutOutcome } from '../../transport';
 import { filloutError, sendFilloutRequest } from '../../transport';
-import { formLocator } from '../common.descriptions';
-import { errorItem, itemError, itemProblem } from '../itemErrors';
-import { fixedFormIdOf, formIdOf } from '../parameters';
+import { formLocator } from '../../shared/descriptions';
+import { errorItem, itemError, itemProblem } from '../../shared/itemLoop';
+import { fixedFormIdOf, formIdOf } from '../../shared/parameters';
 import type { PreparedItem } from './createBatches';
 import { sendBatch, stoppedImportError, SUBMISSIONS_PER_REQUEST } from './createBatches';
 

@@ -1,16 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { attributeIssues } from '../../helpers/createIssues';
-import { describeFailure, parseValidationIssues, serviceMessage } from '../../helpers/errors';
-import type { ServiceFailure, ValidationIssue } from '../../helpers/errors';
+import { attributeIssues } from '../../helpers/issuesByItem';
+import { describeFailure, parseValidationIssues, serviceMessage } from '../../helpers/failures';
+import type { ServiceFailure, ValidationIssue } from '../../helpers/failures';
 import type { CreatedItem } from '../../helpers/importReport';
 import { stoppedImportDescription, stoppedImportMessage } from '../../helpers/importReport';
 import type { Submission } from '../../helpers/interfaces';
 import { atItem, itemsNamed } from '../../helpers/itemNumbers';
 import { neverReachedService } from '../../helpers/retry';
 import { filloutError, sendFilloutRequest } from '../../transport';
-import { itemApiError, itemProblem } from '../itemErrors';
+import { itemApiError, itemProblem } from '../../shared/itemLoop';
 
 /** Fillout accepts at most 10 submissions per create request. */
 export const SUBMISSIONS_PER_REQUEST = 10;

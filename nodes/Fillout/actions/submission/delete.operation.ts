@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { filloutDelete } from '../../transport';
-import { formLocator, submissionIdField } from '../common.descriptions';
-import { forEachItem } from '../itemErrors';
-import { formIdOf, submissionIdOf } from '../parameters';
+import { formLocator, submissionIdField } from '../../shared/descriptions';
+import { forEachItem } from '../../shared/itemLoop';
+import { formIdOf, submissionIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	formLocator,

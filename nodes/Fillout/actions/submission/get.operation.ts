@@ -14,9 +14,9 @@ import {
 	includeEditLinkOption,
 	simplifyOption,
 	submissionIdField,
-} from '../common.descriptions';
-import { forEachItem } from '../itemErrors';
-import { formIdOf, submissionIdOf } from '../parameters';
+} from '../../shared/descriptions';
+import { forEachItem } from '../../shared/itemLoop';
+import { formIdOf, submissionIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	formLocator,

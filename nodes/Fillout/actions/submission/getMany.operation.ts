@@ -18,9 +18,9 @@ import {
 	limitOption,
 	returnAllOption,
 	simplifyOption,
-} from '../common.descriptions';
-import { forEachItem } from '../itemErrors';
-import { formIdOf } from '../parameters';
+} from '../../shared/descriptions';
+import { forEachItem } from '../../shared/itemLoop';
+import { formIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	formLocator,

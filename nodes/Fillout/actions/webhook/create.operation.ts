@@ -7,9 +7,9 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { filloutRequest } from '../../transport';
-import { formLocator } from '../common.descriptions';
-import { forEachItem, itemProblem } from '../itemErrors';
-import { formIdOf } from '../parameters';
+import { formLocator } from '../../shared/descriptions';
+import { forEachItem, itemProblem } from '../../shared/itemLoop';
+import { formIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	formLocator,

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { filloutDelete } from '../../transport';
-import { forEachItem } from '../itemErrors';
-import { webhookIdOf } from '../parameters';
+import { forEachItem } from '../../shared/itemLoop';
+import { webhookIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	{

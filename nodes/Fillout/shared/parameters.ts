@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { formIdFromLocator } from '../helpers/formUrl';
 import { atItem } from '../helpers/itemNumbers';
-import { itemProblem } from './itemErrors';
+import { itemProblem } from './itemLoop';
 
 /** The id of the form chosen in the "Form" parameter, for one item. */
 export function formIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
