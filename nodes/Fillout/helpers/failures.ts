@@ -1,3 +1,5 @@
+import type { JsonObject } from 'n8n-workflow';
+
 /**
  * Turns what Fillout answered (or how the connection failed) into a message a user can
  * act on. Pure: the transport gathers the facts, this decides the words. Nothing here
@@ -171,4 +173,33 @@ export function describeFailure(
 		httpCode,
 		message: `Unexpected answer from Fillout (HTTP ${statusCode})`,
 	};
+}
+
+/** A request that failed, as the transport reports it. */
+export interface FailedRequest {
+	failure: ServiceFailure;
+	attempts: number;
+	apiRoot: string;
+}
+
+/**
+ * The words for a failed request, and the plain facts an error keeps of it (status,
+ * network code, Fillout's body), never the request or its headers.
+ */
+export function describeFailedRequest(
+	request: FailedRequest,
+	context: FailureContext = {},
+): FailureDescription & { facts: JsonObject } {
+	const { failure } = request;
+	const described = describeFailure(failure, {
+		...context,
+		apiRoot: context.apiRoot ?? request.apiRoot,
+		attempts: request.attempts,
+	});
+	const facts: JsonObject = { message: described.message };
+	if (failure.statusCode !== undefined) facts.statusCode = failure.statusCode;
+	if (failure.networkCode !== undefined) facts.networkCode = failure.networkCode;
+	if (typeof failure.body === 'object' && failure.body !== null)
+		facts.body = failure.body as JsonObject;
+	return { ...described, facts };
 }

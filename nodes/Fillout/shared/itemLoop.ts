@@ -1,55 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 
-import { atItem } from '../helpers/itemNumbers';
-
-/** A problem with one item's input, named as n8n names items ("… [item 3]"). */
-export function itemProblem(
-	ctx: IExecuteFunctions,
-	message: string,
-	itemIndex: number,
-	description?: string,
-): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), atItem(message, itemIndex), {
-		itemIndex,
-		description,
-	});
-}
-
-/** What Fillout answered about one item, named the same way. */
-export function itemApiError(
-	ctx: IExecuteFunctions,
-	message: string,
-	itemIndex: number,
-	httpCode?: string,
-	description?: string,
-): NodeApiError {
-	const text = atItem(message, itemIndex);
-	return new NodeApiError(ctx.getNode(), { message: text } as JsonObject, {
-		message: text,
-		description,
-		httpCode,
-		itemIndex,
-	});
-}
-
-/**
- * The error as a node error that names its item. Errors the node raised keep their
- * message; anything else is wrapped with its message only (a raw error could hold a
- * request and its headers).
- */
-export function itemError(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-		return error;
-	}
-	const message = error instanceof Error ? error.message : String(error);
-	return new NodeOperationError(ctx.getNode(), message, { itemIndex });
-}
+import { asItemError } from './nodeErrors';
 
 /** The output item continueOnFail asks for: the error's message, paired to its input. */
 export function errorItem(
@@ -59,6 +16,17 @@ export function errorItem(
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
 	return { json, error, pairedItem: { item: itemIndex } };
+}
+
+/** An item that failed: its error is thrown, or with "Continue On Fail" becomes its output item. */
+export function failedItem(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): INodeExecutionData {
+	const failure = asItemError(ctx, error, itemIndex);
+	if (!ctx.continueOnFail()) throw failure;
+	return errorItem(failure, itemIndex);
 }
 
 /**
@@ -79,9 +47,7 @@ export async function forEachItem(
 				output.push({ json, pairedItem: { item: itemIndex } });
 			}
 		} catch (error) {
-			const failure = itemError(ctx, error, itemIndex);
-			if (!ctx.continueOnFail()) throw failure;
-			output.push(errorItem(failure, itemIndex));
+			output.push(failedItem(ctx, error, itemIndex));
 		}
 	}
 	return output;

@@ -13,9 +13,10 @@ import { isEmptyDate } from '../../helpers/dates';
 import { paymentValue, requestDate, schedulingValue } from '../../helpers/extraFields';
 import type { FormMetadata, FormQuestion, NamedField } from '../../helpers/interfaces';
 import type { FilloutOutcome } from '../../transport';
-import { filloutError, sendFilloutRequest } from '../../transport';
+import { sendFilloutRequest } from '../../transport';
 import { formLocator } from '../../shared/descriptions';
-import { errorItem, itemError, itemProblem } from '../../shared/itemLoop';
+import { errorItem, failedItem } from '../../shared/itemLoop';
+import { filloutError, itemProblem } from '../../shared/nodeErrors';
 import { fixedFormIdOf, formIdOf } from '../../shared/parameters';
 import type { PreparedItem } from './createBatches';
 import { sendBatch, stoppedImportError, SUBMISSIONS_PER_REQUEST } from './createBatches';
@@ -315,11 +316,6 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const timeZone = this.getTimezone();
 	const output: Array<INodeExecutionData | undefined> = new Array(items.length);
-	const fail = (error: unknown, itemIndex: number) => {
-		const failure = itemError(this, error, itemIndex);
-		if (!this.continueOnFail()) throw failure;
-		output[itemIndex] = errorItem(failure, itemIndex);
-	};
 
 	// The questions the editor saved with the node when the form was chosen: with them,
 	// an import makes only its create requests. They belong to a fixed form only.
@@ -401,7 +397,7 @@ export async function execute(
 				payload,
 			});
 		} catch (error) {
-			fail(error, itemIndex);
+			output[itemIndex] = failedItem(this, error, itemIndex);
 		}
 	}
 

@@ -9,8 +9,8 @@ import { stoppedImportDescription, stoppedImportMessage } from '../../helpers/im
 import type { Submission } from '../../helpers/interfaces';
 import { atItem, itemsNamed } from '../../helpers/itemNumbers';
 import { neverReachedService } from '../../helpers/retry';
-import { filloutError, sendFilloutRequest } from '../../transport';
-import { itemApiError, itemProblem } from '../../shared/itemLoop';
+import { apiError, filloutError, itemProblem } from '../../shared/nodeErrors';
+import { sendFilloutRequest } from '../../transport';
 
 /** Fillout accepts at most 10 submissions per create request. */
 export const SUBMISSIONS_PER_REQUEST = 10;
@@ -27,6 +27,17 @@ export interface PreparedItem {
 	/** Answers were mapped with the questions saved in the node, without reading the form. */
 	fromSavedColumns: boolean;
 	payload: IDataObject & { questions: Array<{ id: string; value: unknown }> };
+}
+
+/** Fillout's answer about one item, as an error named at the item. */
+function itemApiError(
+	ctx: IExecuteFunctions,
+	message: string,
+	itemIndex: number,
+	httpCode?: string,
+	description?: string,
+): NodeApiError {
+	return apiError(ctx, { message: atItem(message, itemIndex), httpCode, description }, itemIndex);
 }
 
 /** An item of a create request that did not come back created. */

@@ -4,11 +4,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { formatInZone, isEmptyDate, parseDateInput } from '../../helpers/dates';
 import type { Submission, SubmissionPage } from '../../helpers/interfaces';
-import { atItem } from '../../helpers/itemNumbers';
 import { simplifySubmissions } from '../../helpers/simplify';
 import { SubmissionPager } from '../../helpers/submissionPaging';
 import { filloutRequest } from '../../transport';
@@ -20,6 +19,7 @@ import {
 	simplifyOption,
 } from '../../shared/descriptions';
 import { forEachItem } from '../../shared/itemLoop';
+import { itemProblem } from '../../shared/nodeErrors';
 import { formIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
@@ -121,17 +121,11 @@ function dateFilter(
 	const timeZone = ctx.getTimezone();
 	const ms = parseDateInput(value, timeZone);
 	if (ms === undefined) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			atItem(
-				`"${DATE_FILTERS[name]}" is not a readable date: ${JSON.stringify(String(value))}`,
-				itemIndex,
-			),
-			{
-				description:
-					'Use a date such as 2024-05-01 or 2024-05-01T14:30:00 (with or without an offset), or a Luxon DateTime.',
-				itemIndex,
-			},
+		throw itemProblem(
+			ctx,
+			`"${DATE_FILTERS[name]}" is not a readable date: ${JSON.stringify(String(value))}`,
+			itemIndex,
+			'Use a date such as 2024-05-01 or 2024-05-01T14:30:00 (with or without an offset), or a Luxon DateTime.',
 		);
 	}
 	return formatInZone(ms, timeZone);

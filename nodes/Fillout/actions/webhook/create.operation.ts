@@ -8,7 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { filloutRequest } from '../../transport';
 import { formLocator } from '../../shared/descriptions';
-import { forEachItem, itemProblem } from '../../shared/itemLoop';
+import { forEachItem } from '../../shared/itemLoop';
+import { itemProblem } from '../../shared/nodeErrors';
 import { formIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
