@@ -27,10 +27,16 @@ export interface FailureContext {
 	maybeProcessed?: boolean;
 }
 
-export interface FailureDescription {
+/** What an error says to the user. */
+export interface ErrorWords {
 	message: string;
 	description?: string;
 	httpCode?: string;
+	/** The plain data kept with the error (by default the message alone): never a request or its headers. */
+	facts?: JsonObject;
+}
+
+export interface FailureDescription extends ErrorWords {
 	kind: 'credentials' | 'notFound' | 'rateLimit' | 'badRequest' | 'server' | 'network' | 'other';
 }
 

@@ -1,7 +1,7 @@
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { FailedRequest, FailureContext } from '../helpers/failures';
+import type { ErrorWords, FailedRequest, FailureContext } from '../helpers/failures';
 import { describeFailedRequest } from '../helpers/failures';
 import { atItem } from '../helpers/itemNumbers';
 
@@ -14,15 +14,6 @@ import { atItem } from '../helpers/itemNumbers';
 /** Any context of the node's: execution, editor methods, webhook setup. */
 interface WithNode {
 	getNode(): INode;
-}
-
-/** What an error says. */
-export interface ErrorWords {
-	message: string;
-	description?: string;
-	httpCode?: string;
-	/** The plain data kept with the error (the default: the message alone). */
-	facts?: JsonObject;
 }
 
 /** A problem with the input, named at its item as n8n names items ("… [item 3]"). */
