@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 
 import type { BuiltAnswers } from './answers';
 import { buildAnswers } from './answers';
@@ -221,4 +221,19 @@ function fieldNames(
 			(fields ?? []).map((field): [string, string] => [field.id, field.name]),
 		),
 	);
+}
+
+const NAMED_FIELDS = 10;
+
+/** The run's warning that Map Automatically ignored input fields, named (the first ten). */
+export function ignoredFieldsHint(fields: readonly string[]): NodeExecutionHint {
+	const named = fields.slice(0, NAMED_FIELDS).map((field) => JSON.stringify(field));
+	if (fields.length > NAMED_FIELDS) named.push(`and ${fields.length - NAMED_FIELDS} more`);
+	const count =
+		fields.length === 1 ? '1 input field that matches' : `${fields.length} input fields that match`;
+	return {
+		type: 'warning',
+		location: 'outputPane',
+		message: `Map Automatically ignored ${count} no question of the form: ${named.join(', ')}. Name a field after a question (or its ID) to import it.`,
+	};
 }

@@ -4,6 +4,7 @@ import type { CreateInput } from '../../../nodes/Fillout/helpers/createPayload';
 import {
 	checkWithForm,
 	checkWithSavedColumns,
+	ignoredFieldsHint,
 } from '../../../nodes/Fillout/helpers/createPayload';
 import type { FormMetadata, FormQuestion } from '../../../nodes/Fillout/helpers/interfaces';
 
@@ -101,12 +102,7 @@ describe('an item of Create, checked with the form', () => {
 			ok: false,
 			message: 'Question "Age" expects a number, got "abc"',
 		});
-		const two = checkWithForm(
-			automatic({ Age: 'abc', Plan: { a: 1 } }),
-			form,
-			undefined,
-			zone,
-		);
+		const two = checkWithForm(automatic({ Age: 'abc', Plan: { a: 1 } }), form, undefined, zone);
 		expect(two).toEqual({
 			ok: false,
 			message: 'Question "Age" expects a number, got "abc"',
@@ -152,5 +148,17 @@ describe('an item of Create, checked with the form', () => {
 			message: '"nope" is not a URL parameter of this form',
 			description: 'The form has: utm_source (u1).',
 		});
+	});
+});
+
+describe('the run’s hint about ignored fields', () => {
+	it('names one field, or the first ten of many', () => {
+		expect(ignoredFieldsHint(['Nickname']).message).toBe(
+			'Map Automatically ignored 1 input field that matches no question of the form: "Nickname". Name a field after a question (or its ID) to import it.',
+		);
+		const many = Array.from({ length: 12 }, (_, i) => `f${i}`);
+		expect(ignoredFieldsHint(many).message).toContain(
+			'12 input fields that match no question of the form: "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", and 2 more.',
+		);
 	});
 });

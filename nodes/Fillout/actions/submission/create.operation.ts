@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { ignoredFieldsHint } from '../../helpers/createPayload';
 import { formLocator } from '../../shared/descriptions';
 import { sendBatches } from './createBatches';
 import { prepareItems } from './createItems';
@@ -25,6 +26,16 @@ function formFieldPicker(displayName: string, loadOptionsMethod: string): INodeP
 const properties: INodeProperties[] = [
 	formLocator,
 	{
+		displayName:
+			'The form is an expression: the node reads each item’s form when it runs (once per form). Answers defined below must be question IDs of that form; Map Automatically also matches question names.',
+		name: 'formExpressionNotice',
+		type: 'notice',
+		default: '',
+		// The editor shows a parameter when a value it depends on is an expression, and
+		// hides this one unless the form's value starts with "=" (an expression).
+		displayOptions: { hide: { form: [{ _cnd: { regex: '^([^=]|$)' } }] } },
+	},
+	{
 		displayName: 'Answers',
 		name: 'columns',
 		type: 'resourceMapper',
@@ -47,6 +58,7 @@ const properties: INodeProperties[] = [
 		},
 		description:
 			'The answer to each question. "Map Automatically" matches input fields to questions by ID or by name.',
+		hint: 'Map Automatically matches input fields to questions by name or ID (a simplified submission as it is) and ignores the others: the run names them. The columns are the form’s questions: opening the node reloads them after the form changes.',
 	},
 	{
 		displayName: 'Additional Fields',
@@ -146,6 +158,13 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	{
+		displayName:
+			'Fillout sends no notifications and fires no webhooks or integrations for imported submissions',
+		name: 'importNotice',
+		type: 'notice',
+		default: '',
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -163,7 +182,8 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const output: Array<INodeExecutionData | undefined> = new Array(items.length);
-	const { prepared } = await prepareItems(this, items, output);
+	const { prepared, ignoredFields } = await prepareItems(this, items, output);
+	if (ignoredFields.length) this.addExecutionHints(ignoredFieldsHint(ignoredFields));
 	await sendBatches(this, prepared, output);
 	return output.filter((entry): entry is INodeExecutionData => entry !== undefined);
 }
