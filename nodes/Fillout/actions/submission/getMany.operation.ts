@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { formatInZone, isEmptyDate, parseDateInput } from '../../helpers/dates';
@@ -18,7 +13,6 @@ import {
 	returnAllOption,
 	simplifyOption,
 } from '../../shared/descriptions';
-import { forEachItem } from '../../shared/itemLoop';
 import { itemProblem } from '../../shared/nodeErrors';
 import { formIdOf } from '../../shared/parameters';
 
@@ -131,44 +125,42 @@ function dateFilter(
 	return formatInZone(ms, timeZone);
 }
 
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const formId = formIdOf(this, itemIndex);
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
-		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	const formId = formIdOf(this, itemIndex);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
-		const pager = new SubmissionPager<Submission>({
-			sort: filters.sort === 'desc' ? 'desc' : 'asc',
-			afterDate: dateFilter(this, filters, 'afterDate', itemIndex),
-			beforeDate: dateFilter(this, filters, 'beforeDate', itemIndex),
-			maxItems: returnAll ? undefined : limit,
-		});
-		// The same filters go with every page; the pager adds limit, sort, dates and offset.
-		const fixed: IDataObject = {};
-		if (filters.status) fixed.status = filters.status;
-		if (typeof filters.search === 'string' && filters.search !== '') fixed.search = filters.search;
-		if (options.includeEditLink) fixed.includeEditLink = true;
-		if (options.includePreview) fixed.includePreview = true;
-
-		// The pager's own errors (a service that never finishes) become item errors in forEachItem.
-		for (let query = pager.next(); query; query = pager.next()) {
-			const page = await filloutRequest<SubmissionPage>(this, {
-				method: 'GET',
-				path: `/forms/${encodeURIComponent(formId)}/submissions`,
-				qs: { ...fixed, ...query },
-				context: { formId },
-				itemIndex,
-			});
-			pager.receive(page);
-		}
-
-		const submissions = pager.results();
-		return simplify ? simplifySubmissions(submissions) : submissions;
+	const pager = new SubmissionPager<Submission>({
+		sort: filters.sort === 'desc' ? 'desc' : 'asc',
+		afterDate: dateFilter(this, filters, 'afterDate', itemIndex),
+		beforeDate: dateFilter(this, filters, 'beforeDate', itemIndex),
+		maxItems: returnAll ? undefined : limit,
 	});
+	// The same filters go with every page; the pager adds limit, sort, dates and offset.
+	const fixed: IDataObject = {};
+	if (filters.status) fixed.status = filters.status;
+	if (typeof filters.search === 'string' && filters.search !== '') fixed.search = filters.search;
+	if (options.includeEditLink) fixed.includeEditLink = true;
+	if (options.includePreview) fixed.includePreview = true;
+
+	// The pager's own errors (a service that never finishes) become item errors in forEachItem.
+	for (let query = pager.next(); query; query = pager.next()) {
+		const page = await filloutRequest<SubmissionPage>(this, {
+			method: 'GET',
+			path: `/forms/${encodeURIComponent(formId)}/submissions`,
+			qs: { ...fixed, ...query },
+			context: { formId },
+			itemIndex,
+		});
+		pager.receive(page);
+	}
+
+	const submissions = pager.results();
+	return simplify ? simplifySubmissions(submissions) : submissions;
 }
