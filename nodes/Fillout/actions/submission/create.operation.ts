@@ -24,6 +24,13 @@ function formFieldPicker(displayName: string, loadOptionsMethod: string): INodeP
 }
 
 const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Fillout sends no notifications and fires no webhooks or integrations for imported submissions',
+		name: 'importNotice',
+		type: 'notice',
+		default: '',
+	},
 	formLocator,
 	{
 		displayName:
@@ -31,8 +38,9 @@ const properties: INodeProperties[] = [
 		name: 'formExpressionNotice',
 		type: 'notice',
 		default: '',
-		// The editor shows a parameter when a value it depends on is an expression, and
-		// hides this one unless the form's value starts with "=" (an expression).
+		// Hidden unless the form's value starts with "=" (an expression). A `show` rule on
+		// the form would not do: n8n shows a parameter as soon as a value its `show` rule
+		// reads is an expression, whatever the operation.
 		displayOptions: { hide: { form: [{ _cnd: { regex: '^([^=]|$)' } }] } },
 	},
 	{
@@ -157,13 +165,6 @@ const properties: INodeProperties[] = [
 				],
 			},
 		],
-	},
-	{
-		displayName:
-			'Fillout sends no notifications and fires no webhooks or integrations for imported submissions',
-		name: 'importNotice',
-		type: 'notice',
-		default: '',
 	},
 ];
 
