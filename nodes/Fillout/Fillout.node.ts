@@ -6,8 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationParameter, filloutCredentials } from './actions/common.descriptions';
+import { authenticationParameter, filloutCredentials } from './shared/descriptions';
 import * as form from './actions/form';
+import type { FilloutResource } from './actions/operationNames';
 import { router } from './actions/router';
 import * as submission from './actions/submission';
 import * as webhook from './actions/webhook';
@@ -38,7 +39,7 @@ export class Fillout implements INodeType {
 					{ name: 'Form', value: 'form' },
 					{ name: 'Submission', value: 'submission' },
 					{ name: 'Webhook', value: 'webhook' },
-				],
+				] satisfies Array<{ name: string; value: FilloutResource }>,
 				default: 'submission',
 			},
 			...form.description,

@@ -13,7 +13,7 @@ import {
 	filloutCredentials,
 	formLocator,
 	simplifyOption,
-} from './actions/common.descriptions';
+} from './shared/descriptions';
 import { listSearch } from './methods';
 import { deliveryItem, parseDelivery } from './trigger/delivery';
 import { dropRecorded, recordedFits, registerWebhook } from './trigger/lifecycle';

@@ -13,6 +13,7 @@ import type {
 	INodeExecutionData,
 	IRun,
 	IRunData,
+	NodeExecutionHint,
 } from 'n8n-workflow';
 import { Workflow, deepCopy } from 'n8n-workflow';
 
@@ -56,6 +57,8 @@ export interface RunNodeResult {
 	 * (`{ ...error, message, stack }`), so check `error.name` ('NodeApiError'), not `instanceof`.
 	 */
 	error?: ExecutionError;
+	/** The execution hints the node added (`this.addExecutionHints`) in its last run. */
+	hints: NodeExecutionHint[];
 	runData: IRunData;
 	run: IRun;
 	/** The workflow's static data after the run (pass it back in `staticData`). */
@@ -133,6 +136,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		items: outputs[0] ?? [],
 		outputs,
 		error: taskData?.error ?? run.data.resultData.error,
+		hints: taskData?.hints ?? [],
 		runData,
 		run,
 		staticData: plainStaticData(workflow),

@@ -1,16 +1,37 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { forEachItem } from '../shared/itemLoop';
 import * as form from './form';
+import type { FilloutOperations, FilloutResource } from './operationNames';
 import * as submission from './submission';
 import * as webhook from './webhook';
 
-type OperationModule = {
-	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
+/** An operation run once per input item: each result object becomes an output item. */
+type ItemOperation = {
 	description: INodeProperties[];
+	executeItem(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]>;
 };
 
-const operations: Record<string, Record<string, OperationModule>> = {
+/** An operation that takes all items at once (Create sends them in batches). */
+type BatchOperation = {
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
+};
+
+type OperationModule = ItemOperation | BatchOperation;
+
+/** Every operation of every resource, and no other: the type makes a gap or a typo fail to compile. */
+export type OperationTable = {
+	[R in FilloutResource]: Record<FilloutOperations[R], OperationModule>;
+};
+
+export const operationTable: OperationTable = {
 	form: { get: form.get, getMany: form.getMany },
 	submission: {
 		create: submission.create,
@@ -21,17 +42,26 @@ const operations: Record<string, Record<string, OperationModule>> = {
 	webhook: { create: webhook.create, delete: webhook.delete },
 };
 
-/** Runs the chosen operation over all input items (each operation loops over them itself). */
+/** The value under an own key only (a parameter could name "constructor"). */
+function ownEntry<T>(record: Record<string, T>, key: string): T | undefined {
+	return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/** Runs the chosen operation over all input items. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const chosen = operations[resource]?.[operation];
+	const table: Record<string, Record<string, OperationModule>> = operationTable;
+	const operations = ownEntry(table, resource);
+	const chosen = operations && ownEntry(operations, operation);
 	if (!chosen) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation "${operation}" of "${resource}" is not supported`,
 		);
 	}
-	return [await chosen.execute.call(this, items)];
+	if ('execute' in chosen) return [await chosen.execute.call(this, items)];
+	const run = async (itemIndex: number) => await chosen.executeItem.call(this, itemIndex);
+	return [await forEachItem(this, items, run)];
 }

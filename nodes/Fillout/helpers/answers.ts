@@ -128,60 +128,8 @@ export function coerceAnswer(
 	const info = questionTypeInfo(question.type);
 	if (!info)
 		return { ok: false, message: `has a question type the node does not know (${question.type})` };
-	switch (info.answer) {
-		case 'number': {
-			const number =
-				typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
-			if (typeof value === 'string' && value.trim() === '') break;
-			if (Number.isFinite(number)) return { ok: true, value: number };
-			break;
-		}
-		case 'boolean': {
-			if (typeof value === 'boolean') return { ok: true, value };
-			const text = String(value).trim().toLowerCase();
-			if (text === 'true' || text === '1') return { ok: true, value: true };
-			if (text === 'false' || text === '0') return { ok: true, value: false };
-			break;
-		}
-		case 'date': {
-			const date = calendarDate(value, timeZone);
-			if (date !== undefined) return { ok: true, value: date };
-			break;
-		}
-		case 'dateTime': {
-			const ms = parseDateInput(value, timeZone);
-			if (ms !== undefined) return { ok: true, value: formatInZone(ms, timeZone) };
-			break;
-		}
-		case 'array': {
-			if (Array.isArray(value)) return { ok: true, value };
-			const parsed = typeof value === 'string' ? parseJson(value) : undefined;
-			if (Array.isArray(parsed)) return { ok: true, value: parsed };
-			break;
-		}
-		case 'object': {
-			const parsed = typeof value === 'string' ? parseJson(value) : value;
-			if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-				return { ok: true, value: parsed };
-			break;
-		}
-		case 'choice': {
-			if (typeof value !== 'string' && typeof value !== 'number') break;
-			const text = String(value);
-			const byLabel = (question.options ?? []).find(
-				(option) => option.value !== text && option.label === text,
-			);
-			return { ok: true, value: byLabel?.value ?? text };
-		}
-		case 'text': {
-			if (typeof value === 'string') return { ok: true, value };
-			if (typeof value === 'number' || typeof value === 'boolean')
-				return { ok: true, value: String(value) };
-			break;
-		}
-		case 'any':
-			return { ok: true, value };
-	}
+	const converted = CONVERTERS[info.answer](value, question, timeZone);
+	if (converted) return { ok: true, value: converted.value };
 	// Epoch numbers are refused rather than guessed: seconds and milliseconds look alike.
 	const epochHint =
 		typeof value === 'number' && (info.answer === 'date' || info.answer === 'dateTime')
@@ -192,6 +140,61 @@ export function coerceAnswer(
 		message: `expects ${EXPECTED[info.answer]}, got ${describe(value)}${epochHint}`,
 	};
 }
+
+/** A value converted for its kind of answer, or undefined when it cannot be. */
+type Converter = (
+	value: unknown,
+	question: FormQuestion,
+	timeZone: string,
+) => { value: unknown } | undefined;
+
+const CONVERTERS: Record<QuestionTypeInfo['answer'], Converter> = {
+	number(value) {
+		const number =
+			typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+		if (typeof value === 'string' && value.trim() === '') return undefined;
+		return Number.isFinite(number) ? { value: number } : undefined;
+	},
+	boolean(value) {
+		if (typeof value === 'boolean') return { value };
+		const text = String(value).trim().toLowerCase();
+		if (text === 'true' || text === '1') return { value: true };
+		if (text === 'false' || text === '0') return { value: false };
+		return undefined;
+	},
+	date(value, _question, timeZone) {
+		const date = calendarDate(value, timeZone);
+		return date === undefined ? undefined : { value: date };
+	},
+	dateTime(value, _question, timeZone) {
+		const ms = parseDateInput(value, timeZone);
+		return ms === undefined ? undefined : { value: formatInZone(ms, timeZone) };
+	},
+	array(value) {
+		const parsed = typeof value === 'string' ? parseJson(value) : value;
+		return Array.isArray(parsed) ? { value: parsed } : undefined;
+	},
+	object(value) {
+		const parsed = typeof value === 'string' ? parseJson(value) : value;
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+			? { value: parsed }
+			: undefined;
+	},
+	choice(value, question) {
+		if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+		const text = String(value);
+		const byLabel = (question.options ?? []).find(
+			(option) => option.value !== text && option.label === text,
+		);
+		return { value: byLabel?.value ?? text };
+	},
+	text(value) {
+		if (typeof value === 'string') return { value };
+		if (typeof value === 'number' || typeof value === 'boolean') return { value: String(value) };
+		return undefined;
+	},
+	any: (value) => ({ value }),
+};
 
 const EXPECTED: Record<QuestionTypeInfo['answer'], string> = {
 	text: 'text',

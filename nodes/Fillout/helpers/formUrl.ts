@@ -9,6 +9,13 @@ export const FORM_ID_PATTERN = '^[A-Za-z0-9_-]{2,64}$';
 export const FORM_URL_PATTERN =
 	'^\\s*(?:https?://)?(?:[A-Za-z0-9-]+\\.)*fillout\\.com/(?:t|editor)/[A-Za-z0-9_-]{2,64}(?:[/?#].*)?\\s*$';
 
+/** Where a form opens in Fillout's editor: this address followed by the form's id. */
+export const FORM_EDITOR_ADDRESS = 'https://build.fillout.com/editor/';
+
+export function formEditorUrl(formId: string): string {
+	return `${FORM_EDITOR_ADDRESS}${formId}`;
+}
+
 const formUrl = new RegExp(FORM_URL_PATTERN, 'i');
 const formId = new RegExp(FORM_ID_PATTERN);
 

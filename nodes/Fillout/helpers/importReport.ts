@@ -1,4 +1,5 @@
-import { itemsNamed } from './itemNumbers';
+import type { ErrorWords } from './failures';
+import { atItem, itemsNamed } from './itemNumbers';
 
 /**
  * The words of an import that stopped part way: which items Fillout created (with
@@ -64,4 +65,52 @@ export function stoppedImportDescription(stopped: StoppedImport): string {
 		);
 	}
 	return sentences.join(' ');
+}
+
+/** A failure of the request that stopped the import, with the words its error shows. */
+export interface StoppedFailure {
+	itemIndex: number;
+	outcome: 'rejected' | 'refused' | 'uncertain';
+	/** A rejected item's problems, in Fillout's words. */
+	issue?: string;
+	message: string;
+	description?: string;
+	httpCode?: string;
+}
+
+/**
+ * The error that stops an import at a failed request: its first failure, and what
+ * became of every item, so that re-running the items that were not created creates
+ * nothing twice.
+ */
+export function stoppedImportWords(
+	failures: readonly StoppedFailure[],
+	created: readonly CreatedItem[],
+	notSent: readonly number[],
+): ErrorWords & { itemIndex: number } {
+	const [headline] = failures;
+	const indexesOf = (outcome: StoppedFailure['outcome']) =>
+		failures.filter((failure) => failure.outcome === outcome).map((failure) => failure.itemIndex);
+	const progress = stoppedImportDescription({
+		created,
+		rejected: failures.flatMap((failure) =>
+			failure.outcome === 'rejected'
+				? [{ itemIndex: failure.itemIndex, issue: failure.issue ?? failure.message }]
+				: [],
+		),
+		refused: indexesOf('refused'),
+		uncertain: indexesOf('uncertain'),
+		notSent,
+	});
+	const { itemIndex, description: cause } = headline;
+	const named = headline.message.endsWith(atItem('', itemIndex));
+	return {
+		message: stoppedImportMessage(
+			named ? headline.message : atItem(headline.message, itemIndex),
+			created,
+		),
+		description: cause ? `${cause.replace(/\.?$/, '.')} ${progress}` : progress,
+		httpCode: headline.httpCode,
+		itemIndex,
+	};
 }

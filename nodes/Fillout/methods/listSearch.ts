@@ -1,5 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { formEditorUrl } from '../helpers/formUrl';
 import type { FormListEntry } from '../helpers/interfaces';
 import { filloutRequest } from '../transport';
 
@@ -20,7 +21,7 @@ export async function searchForms(
 		.map((form) => ({
 			name: String(form.name || form.formId),
 			value: form.formId,
-			url: `https://build.fillout.com/editor/${form.formId}`,
+			url: formEditorUrl(form.formId),
 		}));
 	return { results };
 }

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { formIdForEditor } from '../actions/parameters';
+import { formIdForEditor } from '../shared/parameters';
 import type { FormMetadata, NamedField } from '../helpers/interfaces';
 import { getFormMetadata } from '../transport';
 

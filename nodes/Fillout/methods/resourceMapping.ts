@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { formIdForEditor } from '../actions/parameters';
+import { formIdForEditor } from '../shared/parameters';
 import { questionColumns } from '../helpers/answers';
 import { getFormMetadata } from '../transport';
 

@@ -6,17 +6,16 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRootForRegion, normalizeApiRoot } from '../helpers/apiRoot';
-import type { FailureContext, ServiceFailure } from '../helpers/errors';
+import type { FailureContext, ServiceFailure } from '../helpers/failures';
 import type { FormMetadata } from '../helpers/interfaces';
-import { describeFailure } from '../helpers/errors';
 import { SlidingWindowPacer } from '../helpers/pacing';
 import type { RequestSafety, RetryCounts } from '../helpers/retry';
 import { deletedByEarlierAttempt, neverReachedService, retryDecision } from '../helpers/retry';
+import { filloutError } from '../shared/nodeErrors';
 
 /**
  * The only code that talks to Fillout. Every request is paced (5 per second per
@@ -212,36 +211,6 @@ export async function sendFilloutRequest<T>(
 		);
 		await sleep(decision.delayMs);
 	}
-}
-
-/** A NodeApiError built only from the failure's plain facts (no request, no headers). */
-export function filloutError(
-	ctx: FilloutContext,
-	outcome: { failure: ServiceFailure; attempts: number; apiRoot: string },
-	context: FailureContext = {},
-	itemIndex?: number,
-): NodeApiError {
-	const described = describeFailure(outcome.failure, {
-		...context,
-		apiRoot: context.apiRoot ?? outcome.apiRoot,
-		attempts: outcome.attempts,
-	});
-	const facts: JsonObject = {
-		message: described.message,
-		...(outcome.failure.statusCode !== undefined ? { statusCode: outcome.failure.statusCode } : {}),
-		...(outcome.failure.networkCode !== undefined
-			? { networkCode: outcome.failure.networkCode }
-			: {}),
-		...(outcome.failure.body !== undefined && typeof outcome.failure.body === 'object'
-			? { body: outcome.failure.body as JsonObject }
-			: {}),
-	};
-	return new NodeApiError(ctx.getNode(), facts, {
-		message: described.message,
-		description: described.description,
-		httpCode: described.httpCode,
-		itemIndex,
-	});
 }
 
 /** Sends a request and returns its body, or throws a clear NodeApiError. */

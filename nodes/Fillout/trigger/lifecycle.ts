@@ -1,10 +1,11 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { formIdForTrigger } from '../actions/parameters';
-import { describeFailure } from '../helpers/errors';
+import { describeFailure } from '../helpers/failures';
 import type { FormMetadata } from '../helpers/interfaces';
-import { filloutError, filloutRequest, resolveApiRoot, sendFilloutRequest } from '../transport';
+import { filloutError } from '../shared/nodeErrors';
+import { formIdForTrigger } from '../shared/parameters';
+import { filloutRequest, resolveApiRoot, sendFilloutRequest } from '../transport';
 import { isFilloutCloud, unreachableReason } from './reachability';
 import type { Slot, WebhookRecord } from './registration';
 import { createdWebhookId, readRecord, registrationFits, slotFor } from './registration';

@@ -150,6 +150,25 @@ describe('Submission → Create: mapping', () => {
 		expect(created.submissionId).not.toBe('ignored');
 	});
 
+	it('Map Automatically: the run’s hints name the input fields that match no question', async () => {
+		const { result } = await create([
+			{ Name: 'Bo', unrelated: 'x', submissionId: 'ignored' },
+			{ Name: 'Cy', unrelated: 'y', Nickname: 'C' },
+		]);
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(2);
+		expect(result.hints).toEqual([
+			{
+				type: 'warning',
+				location: 'outputPane',
+				message:
+					'Map Automatically ignored 2 input fields that match no question of the form: "unrelated", "Nickname". Name a field after a question (or its ID) to import it.',
+			},
+		]);
+		const { result: allMatched } = await create(people(2));
+		expect(allMatched.hints).toEqual([]);
+	});
+
 	it('sets submission time (workflow zone), URL parameters, scheduling and payments', async () => {
 		const booking = {
 			fullName: 'Ana López',

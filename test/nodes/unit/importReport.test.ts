@@ -1,6 +1,7 @@
 import {
 	stoppedImportDescription,
 	stoppedImportMessage,
+	stoppedImportWords,
 } from '../../../nodes/Fillout/helpers/importReport';
 
 const created = (from: number, to: number) =>
@@ -66,5 +67,30 @@ describe('an import that stopped part way', () => {
 				notSent: [],
 			}),
 		).toBe('No submission was created. Not created: items 0–1 (Fillout refused their request).');
+	});
+
+	it('the stopping error: its first failure named at its item, its cause, then what became of every item', () => {
+		const words = stoppedImportWords(
+			[
+				{
+					itemIndex: 21,
+					outcome: 'refused',
+					message: 'Form f1 not found',
+					description: 'Fillout said: "gone"',
+					httpCode: '404',
+				},
+				{ itemIndex: 20, outcome: 'refused', message: 'Form f1 not found' },
+			],
+			created(0, 1),
+			[22],
+		);
+		expect(words).toEqual({
+			message: 'Import stopped after items 0–1 were created: Form f1 not found [item 21]',
+			description:
+				'Fillout said: "gone". Created (item → submission ID): 0 → s0, 1 → s1. Not created: items 20–21 (Fillout refused their request), item 22 (not sent). ' +
+				'Run again only the items that were not created: an item created once and run again is created twice.',
+			httpCode: '404',
+			itemIndex: 21,
+		});
 	});
 });

@@ -1,11 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyFormMetadata } from '../../helpers/simplify';
 import { getFormMetadata } from '../../transport';
-import { formLocator } from '../common.descriptions';
-import { forEachItem } from '../itemErrors';
-import { formIdOf } from '../parameters';
+import { formLocator } from '../../shared/descriptions';
+import { formIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	formLocator,
@@ -25,14 +24,12 @@ export const description = updateDisplayOptions(
 );
 
 /** The form's metadata (questions, calculations, URL parameters…), unknown types left out unless Simplify is off. */
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const formId = formIdOf(this, itemIndex);
-		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-		const metadata = await getFormMetadata(this, formId, itemIndex);
-		return simplify ? simplifyFormMetadata(metadata) : metadata;
-	});
+	itemIndex: number,
+): Promise<IDataObject> {
+	const formId = formIdOf(this, itemIndex);
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const metadata = await getFormMetadata(this, formId, itemIndex);
+	return simplify ? simplifyFormMetadata(metadata) : metadata;
 }

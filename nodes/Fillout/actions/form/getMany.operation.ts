@@ -1,15 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { FormListEntry } from '../../helpers/interfaces';
 import { filloutRequest } from '../../transport';
-import { limitOption, returnAllOption } from '../common.descriptions';
-import { forEachItem } from '../itemErrors';
+import { limitOption, returnAllOption } from '../../shared/descriptions';
 
 const properties: INodeProperties[] = [
 	returnAllOption,
@@ -29,23 +23,21 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		// Fillout lists all forms in one answer: Limit is applied here.
-		const forms = await filloutRequest<FormListEntry[]>(this, {
-			method: 'GET',
-			path: '/forms',
-			itemIndex,
-		});
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
-		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-		const chosen = returnAll ? forms : forms.slice(0, limit);
-		return chosen.map(
-			(form): IDataObject => (simplify ? { formId: form.formId, name: form.name } : form),
-		);
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	// Fillout lists all forms in one answer: Limit is applied here.
+	const forms = await filloutRequest<FormListEntry[]>(this, {
+		method: 'GET',
+		path: '/forms',
+		itemIndex,
 	});
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const chosen = returnAll ? forms : forms.slice(0, limit);
+	return chosen.map(
+		(form): IDataObject => (simplify ? { formId: form.formId, name: form.name } : form),
+	);
 }

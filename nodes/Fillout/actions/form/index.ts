@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationOption } from '../operationNames';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 
@@ -25,7 +26,7 @@ export const description: INodeProperties[] = [
 				description: 'List the forms of the account',
 				action: 'Get many forms',
 			},
-		],
+		] satisfies Array<OperationOption<'form'>>,
 		default: 'getMany',
 	},
 	...getMany.description,

@@ -1,237 +1,93 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { attributeIssues } from '../../helpers/createIssues';
-import { describeFailure, parseValidationIssues, serviceMessage } from '../../helpers/errors';
-import type { ServiceFailure, ValidationIssue } from '../../helpers/errors';
-import type { CreatedItem } from '../../helpers/importReport';
-import { stoppedImportDescription, stoppedImportMessage } from '../../helpers/importReport';
+import { chunk, groupBy } from '../../helpers/chunk';
+import type { Batch, BatchVerdict, ItemFailure, PreparedItem } from '../../helpers/createVerdict';
+import { afterResend, batchVerdict } from '../../helpers/createVerdict';
+import type { CreatedItem, StoppedFailure } from '../../helpers/importReport';
+import { stoppedImportWords } from '../../helpers/importReport';
 import type { Submission } from '../../helpers/interfaces';
-import { atItem, itemsNamed } from '../../helpers/itemNumbers';
-import { neverReachedService } from '../../helpers/retry';
-import { filloutError, sendFilloutRequest } from '../../transport';
-import { itemApiError, itemProblem } from '../itemErrors';
+import { errorItem } from '../../shared/itemLoop';
+import { apiError } from '../../shared/nodeErrors';
+import { sendFilloutRequest } from '../../transport';
 
 /** Fillout accepts at most 10 submissions per create request. */
 export const SUBMISSIONS_PER_REQUEST = 10;
 
-const SAVED_COLUMNS_HINT =
-	'The answers were mapped with the questions saved in the node when the form was chosen. If the form’s questions have changed since, open the node: it loads the current ones.';
-
-/** One item, checked and ready to be sent. */
-export interface PreparedItem {
-	itemIndex: number;
-	formId: string;
-	/** Names of the form's questions and other fields, to explain a rejection. */
-	fieldNames: ReadonlyMap<string, string>;
-	/** Answers were mapped with the questions saved in the node, without reading the form. */
-	fromSavedColumns: boolean;
-	payload: IDataObject & { questions: Array<{ id: string; value: unknown }> };
-}
-
-/** An item of a create request that did not come back created. */
-export interface BatchFailure {
-	itemIndex: number;
-	/** rejected: Fillout named a problem of the item; refused: its request created nothing; uncertain: it may have been created. */
-	outcome: 'rejected' | 'refused' | 'uncertain';
-	error: NodeApiError | NodeOperationError;
-	/** A rejected item's problems, in Fillout's words. */
-	issue?: string;
-}
-
 /**
- * Sends one create request. Each created submission goes to `output` at its item's
- * place; the items that were not created are returned. `resendUnrejected`: after a
- * rejection, which creates nothing, send once more the items Fillout found no fault with.
+ * Sends the prepared items, per form and 10 per request, one request at a time: when
+ * one fails, every earlier one has been answered and no later one sent, so the error
+ * can say exactly what was created. Each created submission goes to `output` at its
+ * item's place, and so does each failure with Continue On Fail.
  */
-export async function sendBatch(
+export async function sendBatches(
 	ctx: IExecuteFunctions,
-	formId: string,
-	batch: PreparedItem[],
+	prepared: PreparedItem[],
 	output: Array<INodeExecutionData | undefined>,
-	resendUnrejected: boolean,
-): Promise<BatchFailure[]> {
-	const outcome = await sendFilloutRequest<{ submissions?: Submission[] }>(ctx, {
-		method: 'POST',
-		path: `/forms/${encodeURIComponent(formId)}/submissions`,
-		body: { submissions: batch.map((item) => item.payload) },
-	});
-
-	if (outcome.ok) return storeCreated(ctx, batch, outcome.body?.submissions, output);
-
-	const { failure } = outcome;
-	const issues =
-		failure.statusCode === 400 ? parseValidationIssues(serviceMessage(failure.body)) : undefined;
-	if (issues) {
-		const { rejected, unrejected, refusedBecause, resendable } = rejection(ctx, batch, issues);
-		if (resendUnrejected && resendable && unrejected.length) {
-			return [...rejected, ...(await sendBatch(ctx, formId, unrejected, output, false))];
-		}
-		return [
-			...rejected,
-			...unrejected.map(
-				(item): BatchFailure => ({
-					itemIndex: item.itemIndex,
-					outcome: 'refused',
-					error: itemApiError(ctx, `Not created because ${refusedBecause}`, item.itemIndex, '400'),
-				}),
-			),
-		];
-	}
-
-	if (
-		neverReachedService(failure) ||
-		(failure.statusCode !== undefined && failure.statusCode < 500)
-	) {
-		// Fillout refused the request as a whole: nothing was created.
-		return batch.map((item) => ({
-			itemIndex: item.itemIndex,
-			outcome: 'refused',
-			error: filloutError(ctx, outcome, { formId }, item.itemIndex),
-		}));
-	}
-
-	// A server error or a broken connection: the request may have been processed.
-	return mayHaveBeenCreated(ctx, formId, batch, outcome);
-}
-
-/** Each created submission into `output`, paired to its item; the ones missing are returned. */
-function storeCreated(
-	ctx: IExecuteFunctions,
-	batch: PreparedItem[],
-	submissions: Submission[] | undefined,
-	output: Array<INodeExecutionData | undefined>,
-): BatchFailure[] {
-	const created = Array.isArray(submissions) ? submissions : [];
-	return batch.flatMap((item, position): BatchFailure[] => {
-		const submission = created[position];
-		if (submission) {
-			output[item.itemIndex] = { json: submission, pairedItem: { item: item.itemIndex } };
-			return [];
-		}
-		const error = itemProblem(ctx, 'Fillout did not return the created submission', item.itemIndex);
-		return [{ itemIndex: item.itemIndex, outcome: 'uncertain', error }];
-	});
-}
-
-function mayHaveBeenCreated(
-	ctx: IExecuteFunctions,
-	formId: string,
-	batch: PreparedItem[],
-	outcome: { failure: ServiceFailure; attempts: number; apiRoot: string },
-): BatchFailure[] {
-	const cause = describeFailure(outcome.failure, {
-		formId,
-		apiRoot: outcome.apiRoot,
-		attempts: outcome.attempts,
-	});
-	const which = `the submission${batch.length === 1 ? '' : 's'} of ${itemsNamed(batch.map((item) => item.itemIndex))}`;
-	const description =
-		`${cause.message}. ${cause.description ?? ''} Check the form's results in Fillout before running these items again: a repeat could create them twice.`
-			.replace(/\s+/g, ' ')
-			.trim();
-	return batch.map((item) => ({
-		itemIndex: item.itemIndex,
-		outcome: 'uncertain',
-		error: itemApiError(
-			ctx,
-			`Fillout may or may not have created ${which}`,
-			item.itemIndex,
-			cause.httpCode,
-			description,
+): Promise<void> {
+	const batches = [...groupBy(prepared, (item) => item.formId)].flatMap(([formId, items]) =>
+		chunk(items, SUBMISSIONS_PER_REQUEST).map(
+			(batchItems): Batch => ({ formId, items: batchItems }),
 		),
-	}));
+	);
+	for (const [position, batch] of batches.entries()) {
+		const verdict = await sendAndJudge(ctx, batch);
+		for (const { itemIndex, submission } of verdict.created)
+			output[itemIndex] = { json: submission, pairedItem: { item: itemIndex } };
+		if (verdict.failures.length === 0) continue;
+		if (!ctx.continueOnFail()) {
+			const notSent = batches.slice(position + 1).flatMap((later) => later.items);
+			throw stoppedImportError(ctx, verdict.failures, output, notSent);
+		}
+		for (const { itemIndex, words } of verdict.failures)
+			output[itemIndex] = errorItem(apiError(ctx, words, itemIndex), itemIndex);
+	}
 }
 
 /**
- * A rejected request created nothing: each item Fillout named gets its problems; the
- * others were refused only for sharing the request, and may be sent again unless an
- * issue was about the request as a whole.
+ * One create request and its verdict. A rejected request creates nothing: with
+ * Continue On Fail, the items Fillout found no fault with are sent once more.
  */
-function rejection(
-	ctx: IExecuteFunctions,
-	batch: PreparedItem[],
-	issues: ValidationIssue[],
-): {
-	rejected: BatchFailure[];
-	unrejected: PreparedItem[];
-	refusedBecause: string;
-	resendable: boolean;
-} {
-	const report = attributeIssues(issues, batch, batch[0].fieldNames);
-	const rejected = batch.flatMap((item): BatchFailure[] => {
-		const messages = report.byItem.get(item.itemIndex);
-		if (!messages) return [];
-		const [first, ...others] = messages;
-		const details = [others.join('; '), item.fromSavedColumns ? SAVED_COLUMNS_HINT : ''];
-		return [
-			{
-				itemIndex: item.itemIndex,
-				outcome: 'rejected',
-				issue: messages.join('; '),
-				error: itemApiError(
-					ctx,
-					`Fillout rejected ${first}`,
-					item.itemIndex,
-					'400',
-					details.filter(Boolean).join('. ') || undefined,
-				),
-			},
-		];
+async function sendAndJudge(ctx: IExecuteFunctions, batch: Batch): Promise<BatchVerdict> {
+	const verdict = batchVerdict(batch, await createRequest(ctx, batch));
+	if (!ctx.continueOnFail() || verdict.resendable.length === 0) return verdict;
+	const resent: Batch = { formId: batch.formId, items: verdict.resendable };
+	return afterResend(verdict, batchVerdict(resent, await createRequest(ctx, resent)));
+}
+
+async function createRequest(ctx: IExecuteFunctions, batch: Batch) {
+	return await sendFilloutRequest<{ submissions?: Submission[] }>(ctx, {
+		method: 'POST',
+		path: `/forms/${encodeURIComponent(batch.formId)}/submissions`,
+		body: { submissions: batch.items.map((item) => item.payload) },
 	});
-	const rejectedIndexes = rejected.map((failure) => failure.itemIndex);
-	const refusedBecause = report.general.length
-		? report.general.join('; ')
-		: rejected.length
-			? `${itemsNamed(rejectedIndexes)} of the same request ${rejected.length === 1 ? 'was' : 'were'} rejected`
-			: 'Fillout rejected the request';
-	return {
-		rejected,
-		unrejected: batch.filter((item) => !report.byItem.has(item.itemIndex)),
-		refusedBecause,
-		resendable: report.general.length === 0 && rejected.length > 0,
-	};
 }
 
-/**
- * The error that stops an import at a failed request (without Continue On Fail): its
- * first failure, and what became of every item, so that re-running the items that
- * were not created creates nothing twice.
- */
-export function stoppedImportError(
+/** The error that stops an import, with what became of every item (see stoppedImportWords). */
+function stoppedImportError(
 	ctx: IExecuteFunctions,
-	failures: BatchFailure[],
+	failures: ItemFailure[],
 	output: ReadonlyArray<INodeExecutionData | undefined>,
-	notSent: number[],
-): NodeApiError {
-	const [headline] = failures;
+	notSent: PreparedItem[],
+) {
+	const stopped = failures.map((failure): StoppedFailure => {
+		// The words as the error shows them (n8n may fill in what the words leave out).
+		const error = apiError(ctx, failure.words, failure.itemIndex);
+		return {
+			itemIndex: failure.itemIndex,
+			outcome: failure.outcome,
+			issue: failure.issue,
+			message: error.message,
+			description: error.description ?? undefined,
+			httpCode: error.httpCode ?? undefined,
+		};
+	});
 	const created = output.flatMap((entry, itemIndex): CreatedItem[] =>
 		entry && !entry.error ? [{ itemIndex, submissionId: String(entry.json.submissionId) }] : [],
 	);
-	const indexesOf = (outcome: BatchFailure['outcome']) =>
-		failures.filter((failure) => failure.outcome === outcome).map((failure) => failure.itemIndex);
-	const progress = stoppedImportDescription({
+	const words = stoppedImportWords(
+		stopped,
 		created,
-		rejected: failures.flatMap((failure) =>
-			failure.outcome === 'rejected'
-				? [{ itemIndex: failure.itemIndex, issue: failure.issue ?? failure.error.message }]
-				: [],
-		),
-		refused: indexesOf('refused'),
-		uncertain: indexesOf('uncertain'),
-		notSent,
-	});
-	const cause = headline.error.description;
-	const named = headline.error.message.endsWith(atItem('', headline.itemIndex));
-	const message = stoppedImportMessage(
-		named ? headline.error.message : atItem(headline.error.message, headline.itemIndex),
-		created,
+		notSent.map((item) => item.itemIndex),
 	);
-	const httpCode = headline.error instanceof NodeApiError ? headline.error.httpCode : null;
-	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
-		message,
-		description: cause ? `${cause.replace(/\.?$/, '.')} ${progress}` : progress,
-		httpCode: httpCode ?? undefined,
-		itemIndex: headline.itemIndex,
-	});
+	return apiError(ctx, words, words.itemIndex);
 }

@@ -1,10 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { filloutDelete } from '../../transport';
-import { formLocator, submissionIdField } from '../common.descriptions';
-import { forEachItem } from '../itemErrors';
-import { formIdOf, submissionIdOf } from '../parameters';
+import { formLocator, submissionIdField } from '../../shared/descriptions';
+import { formIdOf, submissionIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	formLocator,
@@ -16,19 +15,17 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const formId = formIdOf(this, itemIndex);
-		const submissionId = submissionIdOf(this, itemIndex);
-		await filloutDelete(this, {
-			method: 'DELETE',
-			path: `/forms/${encodeURIComponent(formId)}/submissions/${encodeURIComponent(submissionId)}`,
-			context: { formId, submissionId },
-			itemIndex,
-		});
-		return { deleted: true, submissionId };
+	itemIndex: number,
+): Promise<IDataObject> {
+	const formId = formIdOf(this, itemIndex);
+	const submissionId = submissionIdOf(this, itemIndex);
+	await filloutDelete(this, {
+		method: 'DELETE',
+		path: `/forms/${encodeURIComponent(formId)}/submissions/${encodeURIComponent(submissionId)}`,
+		context: { formId, submissionId },
+		itemIndex,
 	});
+	return { deleted: true, submissionId };
 }

@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { Submission } from '../../helpers/interfaces';
@@ -14,9 +9,8 @@ import {
 	includeEditLinkOption,
 	simplifyOption,
 	submissionIdField,
-} from '../common.descriptions';
-import { forEachItem } from '../itemErrors';
-import { formIdOf, submissionIdOf } from '../parameters';
+} from '../../shared/descriptions';
+import { formIdOf, submissionIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	formLocator,
@@ -37,22 +31,20 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const formId = formIdOf(this, itemIndex);
-		const submissionId = submissionIdOf(this, itemIndex);
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-		const answer = await filloutRequest<{ submission: Submission }>(this, {
-			method: 'GET',
-			path: `/forms/${encodeURIComponent(formId)}/submissions/${encodeURIComponent(submissionId)}`,
-			qs: options.includeEditLink ? { includeEditLink: true } : {},
-			context: { formId, submissionId },
-			itemIndex,
-		});
-		return simplify ? simplifySubmission(answer.submission) : answer.submission;
+	itemIndex: number,
+): Promise<IDataObject> {
+	const formId = formIdOf(this, itemIndex);
+	const submissionId = submissionIdOf(this, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	const answer = await filloutRequest<{ submission: Submission }>(this, {
+		method: 'GET',
+		path: `/forms/${encodeURIComponent(formId)}/submissions/${encodeURIComponent(submissionId)}`,
+		qs: options.includeEditLink ? { includeEditLink: true } : {},
+		context: { formId, submissionId },
+		itemIndex,
 	});
+	return simplify ? simplifySubmission(answer.submission) : answer.submission;
 }

@@ -1,14 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { formatInZone, isEmptyDate, parseDateInput } from '../../helpers/dates';
 import type { Submission, SubmissionPage } from '../../helpers/interfaces';
-import { atItem } from '../../helpers/itemNumbers';
 import { simplifySubmissions } from '../../helpers/simplify';
 import { SubmissionPager } from '../../helpers/submissionPaging';
 import { filloutRequest } from '../../transport';
@@ -18,9 +12,9 @@ import {
 	limitOption,
 	returnAllOption,
 	simplifyOption,
-} from '../common.descriptions';
-import { forEachItem } from '../itemErrors';
-import { formIdOf } from '../parameters';
+} from '../../shared/descriptions';
+import { itemProblem } from '../../shared/nodeErrors';
+import { formIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	formLocator,
@@ -121,60 +115,52 @@ function dateFilter(
 	const timeZone = ctx.getTimezone();
 	const ms = parseDateInput(value, timeZone);
 	if (ms === undefined) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			atItem(
-				`"${DATE_FILTERS[name]}" is not a readable date: ${JSON.stringify(String(value))}`,
-				itemIndex,
-			),
-			{
-				description:
-					'Use a date such as 2024-05-01 or 2024-05-01T14:30:00 (with or without an offset), or a Luxon DateTime.',
-				itemIndex,
-			},
+		throw itemProblem(
+			ctx,
+			`"${DATE_FILTERS[name]}" is not a readable date: ${JSON.stringify(String(value))}`,
+			itemIndex,
+			'Use a date such as 2024-05-01 or 2024-05-01T14:30:00 (with or without an offset), or a Luxon DateTime.',
 		);
 	}
 	return formatInZone(ms, timeZone);
 }
 
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const formId = formIdOf(this, itemIndex);
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
-		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	const formId = formIdOf(this, itemIndex);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
-		const pager = new SubmissionPager<Submission>({
-			sort: filters.sort === 'desc' ? 'desc' : 'asc',
-			afterDate: dateFilter(this, filters, 'afterDate', itemIndex),
-			beforeDate: dateFilter(this, filters, 'beforeDate', itemIndex),
-			maxItems: returnAll ? undefined : limit,
-		});
-		// The same filters go with every page; the pager adds limit, sort, dates and offset.
-		const fixed: IDataObject = {};
-		if (filters.status) fixed.status = filters.status;
-		if (typeof filters.search === 'string' && filters.search !== '') fixed.search = filters.search;
-		if (options.includeEditLink) fixed.includeEditLink = true;
-		if (options.includePreview) fixed.includePreview = true;
-
-		// The pager's own errors (a service that never finishes) become item errors in forEachItem.
-		for (let query = pager.next(); query; query = pager.next()) {
-			const page = await filloutRequest<SubmissionPage>(this, {
-				method: 'GET',
-				path: `/forms/${encodeURIComponent(formId)}/submissions`,
-				qs: { ...fixed, ...query },
-				context: { formId },
-				itemIndex,
-			});
-			pager.receive(page);
-		}
-
-		const submissions = pager.results();
-		return simplify ? simplifySubmissions(submissions) : submissions;
+	const pager = new SubmissionPager<Submission>({
+		sort: filters.sort === 'desc' ? 'desc' : 'asc',
+		afterDate: dateFilter(this, filters, 'afterDate', itemIndex),
+		beforeDate: dateFilter(this, filters, 'beforeDate', itemIndex),
+		maxItems: returnAll ? undefined : limit,
 	});
+	// The same filters go with every page; the pager adds limit, sort, dates and offset.
+	const fixed: IDataObject = {};
+	if (filters.status) fixed.status = filters.status;
+	if (typeof filters.search === 'string' && filters.search !== '') fixed.search = filters.search;
+	if (options.includeEditLink) fixed.includeEditLink = true;
+	if (options.includePreview) fixed.includePreview = true;
+
+	// The pager's own errors (a service that never finishes) become item errors in forEachItem.
+	for (let query = pager.next(); query; query = pager.next()) {
+		const page = await filloutRequest<SubmissionPage>(this, {
+			method: 'GET',
+			path: `/forms/${encodeURIComponent(formId)}/submissions`,
+			qs: { ...fixed, ...query },
+			context: { formId },
+			itemIndex,
+		});
+		pager.receive(page);
+	}
+
+	const submissions = pager.results();
+	return simplify ? simplifySubmissions(submissions) : submissions;
 }

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationOption } from '../operationNames';
 import * as create from './create.operation';
 import * as deleteSubmission from './delete.operation';
 import * as get from './get.operation';
@@ -39,7 +40,7 @@ export const description: INodeProperties[] = [
 				description: 'Get a form’s submissions, with filters',
 				action: 'Get many submissions',
 			},
-		],
+		] satisfies Array<OperationOption<'submission'>>,
 		default: 'getMany',
 	},
 	...getMany.description,

@@ -1,15 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { filloutRequest } from '../../transport';
-import { formLocator } from '../common.descriptions';
-import { forEachItem, itemProblem } from '../itemErrors';
-import { formIdOf } from '../parameters';
+import { formLocator } from '../../shared/descriptions';
+import { itemProblem } from '../../shared/nodeErrors';
+import { formIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	formLocator,
@@ -30,22 +25,20 @@ export const description = updateDisplayOptions(
 );
 
 /** Subscribes an address to a form's new submissions. Sent once: a repeat would subscribe twice. */
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const formId = formIdOf(this, itemIndex);
-		const url = String(this.getNodeParameter('url', itemIndex, '')).trim();
-		if (!/^https?:\/\/\S+$/i.test(url)) {
-			throw itemProblem(this, '"URL" must be an http:// or https:// address', itemIndex);
-		}
-		return await filloutRequest<IDataObject>(this, {
-			method: 'POST',
-			path: '/webhook/create',
-			body: { formId, url },
-			context: { formId },
-			itemIndex,
-		});
+	itemIndex: number,
+): Promise<IDataObject> {
+	const formId = formIdOf(this, itemIndex);
+	const url = String(this.getNodeParameter('url', itemIndex, '')).trim();
+	if (!/^https?:\/\/\S+$/i.test(url)) {
+		throw itemProblem(this, '"URL" must be an http:// or https:// address', itemIndex);
+	}
+	return await filloutRequest<IDataObject>(this, {
+		method: 'POST',
+		path: '/webhook/create',
+		body: { formId, url },
+		context: { formId },
+		itemIndex,
 	});
 }

@@ -1,9 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { filloutDelete } from '../../transport';
-import { forEachItem } from '../itemErrors';
-import { webhookIdOf } from '../parameters';
+import { webhookIdOf } from '../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -22,19 +21,17 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
+export async function executeItem(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const webhookId = webhookIdOf(this, itemIndex);
-		await filloutDelete(this, {
-			method: 'POST',
-			path: '/webhook/delete',
-			body: { webhookId },
-			context: { webhookId },
-			itemIndex,
-		});
-		return { deleted: true, webhookId };
+	itemIndex: number,
+): Promise<IDataObject> {
+	const webhookId = webhookIdOf(this, itemIndex);
+	await filloutDelete(this, {
+		method: 'POST',
+		path: '/webhook/delete',
+		body: { webhookId },
+		context: { webhookId },
+		itemIndex,
 	});
+	return { deleted: true, webhookId };
 }

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationOption } from '../operationNames';
 import * as create from './create.operation';
 import * as deleteWebhook from './delete.operation';
 
@@ -25,7 +26,7 @@ export const description: INodeProperties[] = [
 				description: 'Stop sending submissions to an address',
 				action: 'Delete a webhook',
 			},
-		],
+		] satisfies Array<OperationOption<'webhook'>>,
 		default: 'create',
 	},
 	...create.description,

@@ -1,6 +1,6 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { FORM_ID_PATTERN, FORM_URL_PATTERN } from '../helpers/formUrl';
+import { FORM_EDITOR_ADDRESS, FORM_ID_PATTERN, FORM_URL_PATTERN } from '../helpers/formUrl';
 
 /** The two ways to connect, chosen by the "Authentication" parameter below. */
 export const filloutCredentials: INodeCredentialDescription[] = [
@@ -50,6 +50,8 @@ export const formLocator: INodeProperties = {
 			name: 'id',
 			type: 'string',
 			placeholder: 'e.g. foAdHjd1Duus',
+			// The editor links the id to the form, as the list's entries are.
+			url: `=${FORM_EDITOR_ADDRESS}{{$value}}`,
 			validation: [
 				{
 					type: 'regex',

@@ -1,4 +1,4 @@
-import { attributeIssues } from '../../../nodes/Fillout/helpers/createIssues';
+import { attributeIssues } from '../../../nodes/Fillout/helpers/issuesByItem';
 
 describe('attributeIssues', () => {
 	const sent = [

@@ -1,5 +1,5 @@
-import type { ValidationIssue } from './errors';
-import { formatIssuePath } from './errors';
+import type { ValidationIssue } from './failures';
+import { formatIssuePath } from './failures';
 
 /** What was sent for one item in a create request, to name the fields of its issues. */
 export interface SentItem {

@@ -1,3 +1,5 @@
+import type { JsonObject } from 'n8n-workflow';
+
 /**
  * Turns what Fillout answered (or how the connection failed) into a message a user can
  * act on. Pure: the transport gathers the facts, this decides the words. Nothing here
@@ -25,10 +27,16 @@ export interface FailureContext {
 	maybeProcessed?: boolean;
 }
 
-export interface FailureDescription {
+/** What an error says to the user. */
+export interface ErrorWords {
 	message: string;
 	description?: string;
 	httpCode?: string;
+	/** The plain data kept with the error (by default the message alone): never a request or its headers. */
+	facts?: JsonObject;
+}
+
+export interface FailureDescription extends ErrorWords {
 	kind: 'credentials' | 'notFound' | 'rateLimit' | 'badRequest' | 'server' | 'network' | 'other';
 }
 
@@ -93,38 +101,18 @@ function notFoundMessage(context: FailureContext): string {
 	return 'Fillout could not find what was asked for';
 }
 
+const MAYBE_PROCESSED =
+	' The request may or may not have been processed: check Fillout before running it again.';
+
 export function describeFailure(
 	failure: ServiceFailure,
 	context: FailureContext = {},
 ): FailureDescription {
 	const said = serviceMessage(failure.body);
 	const { statusCode } = failure;
-	const httpCode = statusCode === undefined ? undefined : String(statusCode);
-	const where = context.apiRoot ? ` at ${context.apiRoot}` : '';
-	const uncertain = context.maybeProcessed
-		? ' The request may or may not have been processed: check Fillout before running it again.'
-		: '';
-
-	if (statusCode === undefined) {
-		// The code goes in the description: n8n replaces messages that contain one.
-		const reason = failure.networkCode ?? failure.networkMessage ?? 'no response';
-		const hint =
-			failure.networkCode === 'ECONNREFUSED' || failure.networkCode === 'ENOTFOUND'
-				? 'Check the region or Base URL of the credential.'
-				: 'The connection failed before Fillout answered.';
-		return {
-			kind: 'network',
-			message: `Could not reach Fillout${where}`,
-			description: `Connection error: ${reason}. ${hint}${uncertain}`,
-		};
-	}
-	if (
-		statusCode === 401 ||
-		statusCode === 403 ||
-		((statusCode === 400 || statusCode === 404) &&
-			said !== undefined &&
-			CREDENTIAL_MESSAGE.test(said))
-	) {
+	if (statusCode === undefined) return connectionFailure(failure, context);
+	const httpCode = String(statusCode);
+	if (isCredentialFailure(statusCode, said)) {
 		return {
 			kind: 'credentials',
 			httpCode,
@@ -144,6 +132,7 @@ export function describeFailure(
 		};
 	}
 	if (statusCode >= 500) {
+		const uncertain = context.maybeProcessed ? MAYBE_PROCESSED : '';
 		return {
 			kind: 'server',
 			httpCode,
@@ -151,24 +140,80 @@ export function describeFailure(
 			description: `${said ? `Fillout said: "${said}".` : ''}${uncertain}`.trim() || undefined,
 		};
 	}
-	if (statusCode >= 400) {
-		const issues = parseValidationIssues(said);
-		const text = issues
-			? issues
-					.map((issue) => `${formatIssuePath(issue.path) || 'request'}: ${issue.message}`)
-					.join('; ')
-			: said;
-		return {
-			kind: 'badRequest',
-			httpCode,
-			message: text
-				? `Fillout rejected the request: ${text}`
-				: `Fillout rejected the request (HTTP ${statusCode})`,
-		};
-	}
+	if (statusCode >= 400) return badRequest(statusCode, said);
 	return {
 		kind: 'other',
 		httpCode,
 		message: `Unexpected answer from Fillout (HTTP ${statusCode})`,
 	};
+}
+
+/** Fillout answers a bad key with 401, 403, or a 400 or 404 saying so. */
+function isCredentialFailure(statusCode: number, said: string | undefined): boolean {
+	if (statusCode === 401 || statusCode === 403) return true;
+	return (
+		(statusCode === 400 || statusCode === 404) &&
+		said !== undefined &&
+		CREDENTIAL_MESSAGE.test(said)
+	);
+}
+
+function connectionFailure(failure: ServiceFailure, context: FailureContext): FailureDescription {
+	// The code goes in the description: n8n replaces messages that contain one.
+	const reason = failure.networkCode ?? failure.networkMessage ?? 'no response';
+	const hint =
+		failure.networkCode === 'ECONNREFUSED' || failure.networkCode === 'ENOTFOUND'
+			? 'Check the region or Base URL of the credential.'
+			: 'The connection failed before Fillout answered.';
+	return {
+		kind: 'network',
+		message: `Could not reach Fillout${context.apiRoot ? ` at ${context.apiRoot}` : ''}`,
+		description: `Connection error: ${reason}. ${hint}${context.maybeProcessed ? MAYBE_PROCESSED : ''}`,
+	};
+}
+
+/** A 4xx: Fillout's message, or each validation issue with its path. */
+function badRequest(statusCode: number, said: string | undefined): FailureDescription {
+	const issues = parseValidationIssues(said);
+	const text = issues
+		? issues
+				.map((issue) => `${formatIssuePath(issue.path) || 'request'}: ${issue.message}`)
+				.join('; ')
+		: said;
+	return {
+		kind: 'badRequest',
+		httpCode: String(statusCode),
+		message: text
+			? `Fillout rejected the request: ${text}`
+			: `Fillout rejected the request (HTTP ${statusCode})`,
+	};
+}
+
+/** A request that failed, as the transport reports it. */
+export interface FailedRequest {
+	failure: ServiceFailure;
+	attempts: number;
+	apiRoot: string;
+}
+
+/**
+ * The words for a failed request, and the plain facts an error keeps of it (status,
+ * network code, Fillout's body), never the request or its headers.
+ */
+export function describeFailedRequest(
+	request: FailedRequest,
+	context: FailureContext = {},
+): FailureDescription & { facts: JsonObject } {
+	const { failure } = request;
+	const described = describeFailure(failure, {
+		...context,
+		apiRoot: context.apiRoot ?? request.apiRoot,
+		attempts: request.attempts,
+	});
+	const facts: JsonObject = { message: described.message };
+	if (failure.statusCode !== undefined) facts.statusCode = failure.statusCode;
+	if (failure.networkCode !== undefined) facts.networkCode = failure.networkCode;
+	if (typeof failure.body === 'object' && failure.body !== null)
+		facts.body = failure.body as JsonObject;
+	return { ...described, facts };
 }

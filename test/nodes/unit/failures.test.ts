@@ -3,7 +3,7 @@ import {
 	formatIssuePath,
 	parseValidationIssues,
 	serviceMessage,
-} from '../../../nodes/Fillout/helpers/errors';
+} from '../../../nodes/Fillout/helpers/failures';
 
 const body = (statusCode: number, message: string) => ({
 	statusCode,

@@ -4,11 +4,9 @@ import type {
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { formIdFromLocator } from '../helpers/formUrl';
-import { atItem } from '../helpers/itemNumbers';
-import { itemProblem } from './itemErrors';
+import { itemProblem } from './nodeErrors';
 
 /** The id of the form chosen in the "Form" parameter, for one item. */
 export function formIdOf(ctx: IExecuteFunctions, itemIndex: number): string {
@@ -53,15 +51,11 @@ function checkedFormId(
 			typeof locator === 'object' && locator !== null
 				? (locator as { value?: unknown }).value
 				: locator;
-		const message = `"${String(shown ?? '')}" does not name a Fillout form`;
-		throw new NodeOperationError(
-			ctx.getNode(),
-			itemIndex === undefined ? message : atItem(message, itemIndex),
-			{
-				description:
-					'Choose a form from the list, give its ID, or paste its share or editor address.',
-				itemIndex,
-			},
+		throw itemProblem(
+			ctx,
+			`"${String(shown ?? '')}" does not name a Fillout form`,
+			itemIndex,
+			'Choose a form from the list, give its ID, or paste its share or editor address.',
 		);
 	}
 	return formId;
