@@ -1,8 +1,9 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import type { ServiceFailure } from '../helpers/errors';
-import { serviceMessage } from '../helpers/errors';
-import { filloutError, resolveApiRoot, sendFilloutRequest } from '../transport';
+import type { ServiceFailure } from '../helpers/failures';
+import { serviceMessage } from '../helpers/failures';
+import { filloutError } from '../shared/nodeErrors';
+import { resolveApiRoot, sendFilloutRequest } from '../transport';
 import type { WebhookRecord } from './registration';
 import { classifyRemovalFailure } from './removalFailure';
 

@@ -1,5 +1,5 @@
-import type { ServiceFailure } from '../helpers/errors';
-import { describeFailure } from '../helpers/errors';
+import type { ServiceFailure } from '../helpers/failures';
+import { describeFailure } from '../helpers/failures';
 
 /**
  * What a failed `/webhook/delete` means for the recorded webhook. Fillout cannot list
