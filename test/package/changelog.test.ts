@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test-only: reads CHANGELOG.md and package.json with node:fs */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test-only: reads CHANGELOG.md and package.json with node:fs, relative to __dirname */
 /** CHANGELOG.md describes the version package.json is at: a tag publishes nothing undescribed. */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
