@@ -24,7 +24,7 @@ interface Step {
 	with?: Record<string, string>;
 }
 interface Job {
-	container?: string;
+	container?: { image: string; options?: string };
 	permissions?: Record<string, string>;
 	steps: Step[];
 }
@@ -76,14 +76,15 @@ describe.each(['ci.yml', 'publish.yml'])('%s', (name) => {
 		expect(chromium).toBeLessThan(test);
 	});
 
-	it("runs in Debian (the suite installs Debian's packages) with the Node the package targets", () => {
+	it("runs in Debian (the suite installs Debian's packages) with the package's Node and room for Chromium", () => {
 		const engines = (
 			JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 				engines: { node: string };
 			}
 		).engines.node;
 		const major = /\d+/.exec(engines)?.[0];
-		expect(job().container).toBe(`node:${major}-bookworm`);
+		expect(job().container?.image).toBe(`node:${major}-bookworm`);
+		expect(job().container?.options).toMatch(/--shm-size=\dg/);
 	});
 
 	it('restores the n8n install keyed on the n8n versions the suite pins', async () => {
