@@ -35,6 +35,10 @@ describe('the community package', () => {
 		for (const entry of readdirSync(installed.dir)) {
 			expect(['dist', 'package.json', 'README.md', 'LICENSE', 'LICENSE.md']).toContain(entry);
 		}
+		// The licence package.json names ships with it: n8n's verification asks for one.
+		expect(packed.files).toContain('LICENSE.md');
+		expect(packageJson.license).toBe('MIT');
+		expect(readFileSync(join(installed.dir, 'LICENSE.md'), 'utf8')).toMatch(/^MIT License\n/);
 		for (const file of [...packageJson.n8n.nodes, ...packageJson.n8n.credentials]) {
 			expect(existsSync(join(installed.dir, file))).toBe(true);
 		}
