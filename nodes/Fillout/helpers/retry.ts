@@ -13,6 +13,30 @@ export interface AttemptFailure {
 	retryAfter?: string;
 }
 
+/**
+ * The network error code and message of a request that failed without an answer.
+ * n8n wraps the HTTP client's error (which holds the request, headers included) in a
+ * NodeApiError; only these two plain strings are taken from it.
+ */
+export function networkFailureOf(error: unknown): AttemptFailure {
+	let code: string | undefined;
+	let message: string | undefined;
+	let level: unknown = error;
+	for (let depth = 0; depth < 5 && typeof level === 'object' && level !== null; depth++) {
+		const candidate = level as { code?: unknown; message?: unknown; cause?: unknown };
+		if (
+			code === undefined &&
+			typeof candidate.code === 'string' &&
+			/^[A-Z_]+$/.test(candidate.code)
+		) {
+			code = candidate.code;
+		}
+		if (typeof candidate.message === 'string' && candidate.message) message = candidate.message;
+		level = candidate.cause;
+	}
+	return { networkCode: code, networkMessage: message };
+}
+
 export interface RetryCounts {
 	rateLimited: number;
 	transient: number;
