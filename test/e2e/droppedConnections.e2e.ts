@@ -16,6 +16,8 @@ import { connectE2e, unique, type E2eContext } from './support';
 const SUBMISSIONS = 420;
 /** Connections closed in all: two in a row on the first request, then one at a time. */
 const DROPS = 6;
+/** How long the sandbox holds each request meanwhile. */
+const LATENCY_MS = 150;
 
 let e2e: E2eContext;
 beforeAll(async () => {
@@ -35,29 +37,31 @@ async function listRequests(): Promise<number> {
 
 /**
  * Closes the connection of some of the form's list requests while `running` lasts: the
- * first two, then, each time a request got through after the last drop, the next one, up
- * to DROPS in all (so no single request is dropped more often than the node retries).
- * Resolves with how many were closed.
+ * first two, then each time the second request after the last drop arrives (the first
+ * was the retry, which must get through: the node tries a request at most four times),
+ * up to DROPS in all. The sandbox holds every request LATENCY_MS before answering, so a
+ * drop set when a request arrives still catches it. Resolves with how many were closed.
  */
 async function dropConnectionsDuring(formId: string, running: Promise<unknown>) {
-	const dropNext = (count: number) =>
-		e2e.sandbox.setFaults({
-			dropNext: { count, method: 'GET', pathPattern: `/forms/${formId}/submissions$` },
-		});
+	const dropNext = (count: number) => ({
+		dropNext: { count, method: 'GET', pathPattern: `/forms/${formId}/submissions$` },
+	});
 	let done = false;
 	void running.finally(() => (done = true)).catch(() => undefined);
-	await dropNext(2);
+	await e2e.sandbox.setFaults({ latencyMs: LATENCY_MS, ...dropNext(2) });
 	let armed = 2;
-	let usedUpAt: number | undefined;
+	let lastDropAt: number | undefined;
 	while (!done) {
-		const pending = (await e2e.sandbox.faults()).dropNext.length > 0;
-		if (!pending && usedUpAt === undefined) usedUpAt = await listRequests();
-		if (!pending && armed < DROPS && usedUpAt !== undefined && (await listRequests()) > usedUpAt) {
-			await dropNext(1);
-			armed++;
-			usedUpAt = undefined;
+		if ((await e2e.sandbox.faults()).dropNext.length === 0) {
+			const requests = await listRequests();
+			lastDropAt ??= requests;
+			if (armed < DROPS && requests >= lastDropAt + 2) {
+				await e2e.sandbox.setFaults(dropNext(1));
+				armed++;
+				lastDropAt = undefined;
+			}
 		}
-		await sleep(20);
+		await sleep(10);
 	}
 	const left = (await e2e.sandbox.faults()).dropNext.reduce((sum, r) => sum + r.remaining, 0);
 	return armed - left;
