@@ -9,6 +9,7 @@ import { join } from 'node:path';
 
 import { createApiKeyCredential } from './lib/credentials';
 import { NODE_TYPES, PACKAGE_NAME, REPO_ROOT } from './lib/paths';
+import { freePort } from './lib/processes';
 import { actionWorkflow, NODE_NAMES } from './lib/workflows';
 import { connectE2e, unique, type E2eContext } from './support';
 
@@ -118,7 +119,7 @@ describe('the community package', () => {
 		expect(byName.get('filloutFormsOAuth2Api')?.extends).toEqual(['oAuth2Api']);
 	});
 
-	it('tests an API key credential in n8n: accepted against the sandbox, a wrong key refused', async () => {
+	it('tests an API key credential in n8n: accepted against the sandbox; a wrong key, a wrong Base URL and an unreachable host refused', async () => {
 		const good = await createApiKeyCredential(
 			e2e.n8n,
 			unique('key ok'),
@@ -130,19 +131,41 @@ describe('the community package', () => {
 			message: expect.any(String),
 		});
 
-		const wrong = await createApiKeyCredential(
-			e2e.n8n,
-			unique('key wrong'),
-			'sk_prod_not_a_real_key',
-			e2e.state.sandbox.origin,
-		);
-		const refused = await e2e.n8n.testCredential(wrong);
-		expect(refused.status).toBe('Error');
-		// n8n 1.x loses the credential's own message (its rules read the error's cause,
-		// which n8n-workflow 1.x drops) and names the HTTP status instead.
-		expect(refused.message).toMatch(
-			(await e2e.n8n.majorVersion()) < 2 ? /^Bad request/ : /refused the API key/,
-		);
+		const legacy = (await e2e.n8n.majorVersion()) < 2;
+		const testWith = async (label: string, apiKey: string, baseUrl: string) =>
+			await e2e.n8n.testCredential(
+				await createApiKeyCredential(e2e.n8n, unique(label), apiKey, baseUrl),
+			);
+		// n8n 1.x loses the credential's own messages (its rules read the error's cause,
+		// which n8n-workflow 1.x drops) and shows n8n's wording for the status or the code.
+		const cases: Array<[string, string, string, RegExp]> = [
+			[
+				'key wrong',
+				'sk_prod_not_a_real_key',
+				e2e.state.sandbox.origin,
+				legacy ? /^Bad request - please check your parameters$/ : /refused the API key/,
+			],
+			[
+				'base url wrong',
+				e2e.demo.apiKeys[0],
+				`${e2e.state.sandbox.origin}/no/fillout/here`,
+				legacy ? /could not be found/ : /No Fillout API answers at this Base URL/,
+			],
+			[
+				'host unreachable',
+				e2e.demo.apiKeys[0],
+				`http://127.0.0.1:${await freePort()}`,
+				legacy ? /refused the connection/ : /^ECONNREFUSED$/,
+			],
+		];
+		for (const [label, apiKey, baseUrl, message] of cases) {
+			const refused = await testWith(label, apiKey, baseUrl);
+			expect({ label, ...refused }).toEqual({
+				label,
+				status: 'Error',
+				message: expect.stringMatching(message),
+			});
+		}
 	});
 
 	it('a saved workflow, exported and imported again, runs the same', async () => {
