@@ -3,7 +3,7 @@
 # clone (a fresh clone reuses it). Prints the folder. Safe to run repeatedly: a
 # finished install is reused, a half-finished one is redone. Concurrent runs wait
 # for each other (flock).
-#   N8N_VERSION     n8n release to install (default 2.41.1)
+#   N8N_VERSION     n8n release to install (default 2.41.1; the suite also runs 1.123.81)
 #   N8N_E2E_CACHE   cache root (default ~/.cache/n8n-nodes-fillout-forms)
 set -euo pipefail
 
@@ -11,6 +11,10 @@ N8N_VERSION=${N8N_VERSION:-2.41.1}
 NODE24_VERSION=24.21.0
 # linkedom >0.18.12 needs cssomnom, which the registry here does not have.
 LINKEDOM_VERSION=0.18.12
+# n8n 1.x's n8n-nodes-base takes xlsx as a tarball from cdn.sheetjs.com, which is not
+# reachable here: use the registry's last xlsx instead (n8n 2.x has no xlsx; npm ignores
+# an override of a package that is not in the tree).
+XLSX_VERSION=0.18.5
 CACHE_ROOT=${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-fillout-forms}
 DIR="$CACHE_ROOT/n8n-$N8N_VERSION"
 STAMP="$DIR/.installed-n8n-$N8N_VERSION-node-$NODE24_VERSION"
@@ -53,7 +57,7 @@ cat > package.json <<JSON
 {
   "private": true,
   "dependencies": { "n8n": "$N8N_VERSION", "node": "$NODE24_VERSION" },
-  "overrides": { "linkedom": "$LINKEDOM_VERSION" }
+  "overrides": { "linkedom": "$LINKEDOM_VERSION", "xlsx": "$XLSX_VERSION" }
 }
 JSON
 

@@ -1,10 +1,15 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test-only: inspects the installed package folder with node:fs/path */
-/** The packed package, installed the way n8n's community package installer does, loads in n8n. */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test-only: inspects the installed package folder with node:fs/path/module and reads n8n's own semver and constants */
+/**
+ * The packed package, installed the way n8n's community package installer does, loads in
+ * n8n, and declares nothing this n8n refuses (the suite runs on n8n 2.41.1 and 1.123.81).
+ */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { createApiKeyCredential } from './lib/credentials';
-import { NODE_TYPES, PACKAGE_NAME } from './lib/paths';
+import { NODE_TYPES, PACKAGE_NAME, REPO_ROOT } from './lib/paths';
+import { freePort } from './lib/processes';
 import { actionWorkflow, NODE_NAMES } from './lib/workflows';
 import { connectE2e, unique, type E2eContext } from './support';
 
@@ -64,6 +69,53 @@ describe('the community package', () => {
 		]);
 	});
 
+	it('declares nothing this n8n refuses: its Node versions, node API version, node and credential properties', async () => {
+		const { installed, n8n } = e2e.state;
+		const ours = JSON.parse(readFileSync(join(installed.dir, 'package.json'), 'utf8'));
+		// n8n's own modules, as this n8n release ships them.
+		const fromN8n = createRequire(join(n8n.install.dir, 'node_modules', 'n8n', 'package.json'));
+		const n8nPackage = fromN8n('n8n/package.json') as { engines: { node: string } };
+		const semver = fromN8n('semver') as { subset(range: string, of: string): boolean };
+
+		// Every Node version this n8n runs on is one the package accepts.
+		expect(semver.subset(n8nPackage.engines.node, ours.engines.node)).toBe(true);
+
+		// n8n 2.x skips packages above its node API version; n8n 1.x predates the field and
+		// knows only what is now version 1.
+		const { N8N_NODES_API_VERSION: supported = 1 } = fromN8n('@n8n/constants') as {
+			N8N_NODES_API_VERSION?: number;
+		};
+		expect(ours.n8n.n8nNodesApiVersion).toBeLessThanOrEqual(supported);
+
+		// n8n serves every property the nodes and credentials declare (the built classes
+		// the tarball was packed from).
+		const served = new Map((await e2e.n8n.nodeTypes()).map((type) => [type.name, type]));
+		const servedCredentials = new Map(
+			(await e2e.n8n.credentialTypes()).map((type) => [type.name, type]),
+		);
+		const fromRepo = createRequire(join(REPO_ROOT, 'package.json'));
+		const names = (properties: unknown) =>
+			(properties as Array<{ name: string }>).map((property) => property.name);
+		const build = (file: string) => {
+			const module = fromRepo(join(REPO_ROOT, file)) as Record<string, new () => object>;
+			return new (Object.values(module)[0])() as Record<string, unknown>;
+		};
+		for (const file of ours.n8n.nodes as string[]) {
+			const { description } = build(file) as { description: { name: string; properties: unknown } };
+			const type = served.get(`${PACKAGE_NAME}.${description.name}`);
+			expect(names(type?.properties)).toEqual(
+				expect.arrayContaining(names(description.properties)),
+			);
+		}
+		for (const file of ours.n8n.credentials as string[]) {
+			const credential = build(file) as { name: string; properties: unknown };
+			// n8n adds its own (allowed domains) to every credential.
+			expect(names(servedCredentials.get(credential.name)?.properties)).toEqual(
+				expect.arrayContaining(names(credential.properties)),
+			);
+		}
+	});
+
 	it('registers both credential types, the OAuth2 one extending oAuth2Api', async () => {
 		const types = await e2e.n8n.credentialTypes();
 		const byName = new Map(types.map((type) => [type.name, type]));
@@ -71,7 +123,7 @@ describe('the community package', () => {
 		expect(byName.get('filloutFormsOAuth2Api')?.extends).toEqual(['oAuth2Api']);
 	});
 
-	it('tests an API key credential in n8n: accepted against the sandbox, a wrong key refused', async () => {
+	it('tests an API key credential in n8n: accepted against the sandbox; a wrong key, a wrong Base URL and an unreachable host refused', async () => {
 		const good = await createApiKeyCredential(
 			e2e.n8n,
 			unique('key ok'),
@@ -83,15 +135,41 @@ describe('the community package', () => {
 			message: expect.any(String),
 		});
 
-		const wrong = await createApiKeyCredential(
-			e2e.n8n,
-			unique('key wrong'),
-			'sk_prod_not_a_real_key',
-			e2e.state.sandbox.origin,
-		);
-		const refused = await e2e.n8n.testCredential(wrong);
-		expect(refused.status).toBe('Error');
-		expect(refused.message).toMatch(/refused the API key/);
+		const legacy = (await e2e.n8n.majorVersion()) < 2;
+		const testWith = async (label: string, apiKey: string, baseUrl: string) =>
+			await e2e.n8n.testCredential(
+				await createApiKeyCredential(e2e.n8n, unique(label), apiKey, baseUrl),
+			);
+		// n8n 1.x loses the credential's own messages (its rules read the error's cause,
+		// which n8n-workflow 1.x drops) and shows n8n's wording for the status or the code.
+		const cases: Array<[string, string, string, RegExp]> = [
+			[
+				'key wrong',
+				'sk_prod_not_a_real_key',
+				e2e.state.sandbox.origin,
+				legacy ? /^Bad request - please check your parameters$/ : /refused the API key/,
+			],
+			[
+				'base url wrong',
+				e2e.demo.apiKeys[0],
+				`${e2e.state.sandbox.origin}/no/fillout/here`,
+				legacy ? /could not be found/ : /No Fillout API answers at this Base URL/,
+			],
+			[
+				'host unreachable',
+				e2e.demo.apiKeys[0],
+				`http://127.0.0.1:${await freePort()}`,
+				legacy ? /refused the connection/ : /^ECONNREFUSED$/,
+			],
+		];
+		for (const [label, apiKey, baseUrl, message] of cases) {
+			const refused = await testWith(label, apiKey, baseUrl);
+			expect({ label, ...refused }).toEqual({
+				label,
+				status: 'Error',
+				message: expect.stringMatching(message),
+			});
+		}
 	});
 
 	it('a saved workflow, exported and imported again, runs the same', async () => {

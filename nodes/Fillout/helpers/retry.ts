@@ -13,6 +13,36 @@ export interface AttemptFailure {
 	retryAfter?: string;
 }
 
+/** ECONNRESET, UND_ERR_SOCKET …; not an HTTP status. */
+function networkCodeIn(value: unknown): string | undefined {
+	return typeof value === 'string' && /^[A-Z_]+$/.test(value) ? value : undefined;
+}
+
+/**
+ * The network error code and message of a request that failed without an answer.
+ * n8n wraps the HTTP client's error (which holds the request, headers included) in a
+ * NodeApiError; only these two plain strings are taken from it. n8n 2.x keeps the
+ * client's error as `cause`; n8n 1.x loses it and keeps only the code, as `httpCode`
+ * (its message is then n8n's own wording).
+ */
+export function networkFailureOf(error: unknown): AttemptFailure {
+	let code: string | undefined;
+	let message: string | undefined;
+	let level: unknown = error;
+	for (let depth = 0; depth < 5 && typeof level === 'object' && level !== null; depth++) {
+		const candidate = level as {
+			code?: unknown;
+			httpCode?: unknown;
+			message?: unknown;
+			cause?: unknown;
+		};
+		code ??= networkCodeIn(candidate.code) ?? networkCodeIn(candidate.httpCode);
+		if (typeof candidate.message === 'string' && candidate.message) message = candidate.message;
+		level = candidate.cause;
+	}
+	return { networkCode: code, networkMessage: message };
+}
+
 export interface RetryCounts {
 	rateLimited: number;
 	transient: number;

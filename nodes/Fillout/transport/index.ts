@@ -14,7 +14,12 @@ import type { FailureContext, ServiceFailure } from '../helpers/failures';
 import type { FormMetadata } from '../helpers/interfaces';
 import { SlidingWindowPacer } from '../helpers/pacing';
 import type { RequestSafety, RetryCounts } from '../helpers/retry';
-import { deletedByEarlierAttempt, neverReachedService, retryDecision } from '../helpers/retry';
+import {
+	deletedByEarlierAttempt,
+	networkFailureOf,
+	neverReachedService,
+	retryDecision,
+} from '../helpers/retry';
 import { filloutError } from '../shared/nodeErrors';
 
 /**
@@ -126,30 +131,6 @@ function headerValue(headers: Record<string, unknown>, name: string): string | u
 }
 
 /**
- * The network error code and message of a failed request. n8n wraps the HTTP
- * client's error (which holds the request, headers included) in a NodeApiError;
- * only these two plain strings are taken from it.
- */
-function networkFailure(error: unknown): ServiceFailure {
-	let code: string | undefined;
-	let message: string | undefined;
-	let level: unknown = error;
-	for (let depth = 0; depth < 5 && typeof level === 'object' && level !== null; depth++) {
-		const candidate = level as { code?: unknown; message?: unknown; cause?: unknown };
-		if (
-			code === undefined &&
-			typeof candidate.code === 'string' &&
-			/^[A-Z_]+$/.test(candidate.code)
-		) {
-			code = candidate.code;
-		}
-		if (typeof candidate.message === 'string' && candidate.message) message = candidate.message;
-		level = candidate.cause;
-	}
-	return { networkCode: code, networkMessage: message };
-}
-
-/**
  * Sends one request, pacing and retrying it. Resolves with the body, or with the
  * last failure when the request did not succeed (HTTP errors included): callers that
  * only want the body use `filloutRequest`.
@@ -194,7 +175,7 @@ export async function sendFilloutRequest<T>(
 				retryAfter: headerValue(response.headers ?? {}, 'retry-after'),
 			};
 		} catch (error) {
-			failure = networkFailure(error);
+			failure = networkFailureOf(error);
 		}
 
 		const decision = retryDecision(failure, safety, counts, Date.now());

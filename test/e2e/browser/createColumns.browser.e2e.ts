@@ -18,8 +18,13 @@
  * n8n 2.41 saves a workflow by itself 1.5 s after a change and ignores Ctrl+S while the
  * node's details view is open; the tests save with Ctrl+S on the canvas or let the
  * autosave come, and wait for the editor's save request either way (nextWorkflowSave).
+ *
+ * n8n 1.x (1.123) has neither: it ignores `refreshStaleSchemaOnOpen` and only warns
+ * about a stale schema (a Refresh button beside "Answers", or a notice with one in Map
+ * Automatically), and saves only when the user does. There the tests do what the user
+ * does: click Refresh, go back to the canvas, press Ctrl+S; what is saved must be the same.
  */
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 import { createApiKeyCredential } from '../lib/credentials';
 import type { WorkflowDefinition } from '../lib/n8nClient';
@@ -148,9 +153,12 @@ let e2e: E2eContext;
 let browser: HeadlessBrowser;
 let credential: CredentialRef;
 let formId: string;
+/** n8n 1.x: no autosave and no refresh of a stale schema on opening (see above). */
+let legacyEditor: boolean;
 
 beforeAll(async () => {
 	e2e = await connectE2e();
+	legacyEditor = (await e2e.n8n.majorVersion()) < 2;
 	credential = await createApiKeyCredential(
 		e2e.n8n,
 		unique('Fillout key (columns)'),
@@ -218,6 +226,51 @@ async function openFilloutNode(workflowId: string) {
 	return await openNode(browser.page, NODE_NAMES.fillout);
 }
 
+/** The editor's next load of the Answers columns (of the given form, or any). */
+function nextColumnsLoad(page: Page, form?: string): Promise<unknown> {
+	const loaded = page.waitForResponse((response) => {
+		if (new URL(response.url()).pathname !== '/rest/dynamic-node-parameters/resource-mapper-fields')
+			return false;
+		const sent = response.request().postDataJSON() as {
+			currentNodeParameters?: { form?: { value?: string } };
+		};
+		return form === undefined || sent.currentNodeParameters?.form?.value === form;
+	});
+	loaded.catch(() => undefined);
+	return loaded;
+}
+
+/**
+ * n8n 2.x saves by itself; on n8n 1.x the user saves: once the columns are loaded (and
+ * applied: a moment after n8n's answer), back to the canvas and Ctrl+S.
+ */
+async function saveByHandOnLegacyEditor(page: Page, columnsLoaded?: Promise<unknown>) {
+	if (!legacyEditor) return;
+	if (columnsLoaded) {
+		await columnsLoaded;
+		await page.waitForTimeout(500);
+	}
+	await closeNode(page);
+	await page.keyboard.press('Control+s');
+}
+
+/**
+ * n8n 1.x's answer to a stale schema: a Refresh button (beside "Answers", or in the
+ * notice "Refresh to see the updated fields" in Map Automatically). Clicks it and waits
+ * for the questions to be loaded again.
+ */
+async function refreshStaleColumnsByHand(page: Page, ndv: Locator, mode: MappingMode) {
+	if (mode === 'autoMapInputData') {
+		await ndv.getByText('Refresh to see the updated fields').waitFor();
+	}
+	const refresh = ndv.getByRole('button', { name: 'Refresh', exact: true }).first();
+	await refresh.waitFor();
+	const loaded = nextColumnsLoad(page);
+	await refresh.click();
+	await loaded;
+	await refresh.waitFor({ state: 'detached' });
+}
+
 /**
  * The question fields "Map Each Column Manually" shows (at least `count`), by label: a
  * label's first line is the column's displayName, then come the Fixed/Expression toggles.
@@ -277,8 +330,10 @@ describe('Create: the Answers columns the editor saves', () => {
 		});
 
 		let saved = nextWorkflowSave(page, savedIn('autoMapInputData'));
+		let loaded = nextColumnsLoad(page);
 		const ndv = await openFilloutNode(workflowId);
 		// Nothing on screen shows the questions in this mode: the autosave carries the schema.
+		await saveByHandOnLegacyEditor(page, loaded);
 		await saved;
 		await expect(storedColumns(workflowId)).resolves.toEqual({
 			mappingMode: 'autoMapInputData',
@@ -294,9 +349,12 @@ describe('Create: the Answers columns the editor saves', () => {
 			(sent) =>
 				(filloutParameters(sent).form as { value?: string } | undefined)?.value === other.id,
 		);
+		if (legacyEditor) await openNode(page, NODE_NAMES.fillout);
+		loaded = nextColumnsLoad(page, other.id);
 		await fillResourceLocator(ndv, 'form', other.id);
 		// The NDV stays open (Ctrl+S would be ignored): the autosave, 1.5 s after the
 		// last change, comes after the new form's columns are loaded.
+		await saveByHandOnLegacyEditor(page, loaded);
 		await saved;
 		await expect(storedColumns(workflowId)).resolves.toEqual({
 			mappingMode: 'autoMapInputData',
@@ -341,24 +399,29 @@ describe('Create: Answers saved before the form changed (stale schema)', () => {
 			const { page } = browser;
 			const workflowId = await createWorkflow(`Stale columns, ${label}`, columns, changedFormId);
 
-			// The node sets refreshStaleSchemaOnOpen: n8n refreshes instead of only warning.
+			// The node sets refreshStaleSchemaOnOpen: n8n 2.x refreshes instead of only
+			// warning; n8n 1.x only warns, and the user clicks Refresh.
 			const saved = nextWorkflowSave(page, savedRefreshed);
 			const ndv = await openFilloutNode(workflowId);
+			if (legacyEditor) await refreshStaleColumnsByHand(page, ndv, mode);
+			if (mode === 'defineBelow') {
+				await expect(answerLabels(ndv, CHANGED_SCHEMA.length)).resolves.toEqual(
+					CHANGED_SCHEMA.map((field) => field.displayName),
+				);
+			}
+			// No "outdated" warning is left to act on.
+			await expect(ndv.getByText('Refresh to see', { exact: false }).count()).resolves.toBe(0);
+			await saveByHandOnLegacyEditor(page);
 			await saved;
 			await expect(storedColumns(workflowId)).resolves.toEqual({
 				mappingMode: mode,
 				schema: CHANGED_SCHEMA,
 			});
 			if (mode === 'defineBelow') {
-				await expect(answerLabels(ndv, CHANGED_SCHEMA.length)).resolves.toEqual(
-					CHANGED_SCHEMA.map((field) => field.displayName),
-				);
 				// Values stay with their question ids; the removed question's value goes.
 				const { value } = columnsOf(await e2e.n8n.getWorkflow(workflowId)) ?? {};
 				expect(value).toEqual({ fullName: '={{ $json.name }}', ticket: 'tier-vip' });
 			}
-			// No "outdated" warning is left to act on.
-			await expect(ndv.getByText('Refresh to see', { exact: false }).count()).resolves.toBe(0);
 
 			await e2e.n8n.deleteWorkflow(workflowId);
 		},

@@ -1,7 +1,7 @@
 /**
- * The n8n editor (2.41.1) in a browser: signing in, the credential dialog with its
- * OAuth popup, the node creator and the node details view. Selectors are the editor's
- * own `data-test-id`s.
+ * The n8n editor (2.41.1 and 1.123.81) in a browser: signing in, the credential dialog
+ * with its OAuth popup, the node creator and the node details view. Selectors are the
+ * editor's own `data-test-id`s; where the two editors differ, both are named.
  */
 import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 
@@ -49,6 +49,26 @@ export async function dismissPopups(page: Page): Promise<void> {
 }
 
 // --- credentials ------------------------------------------------------------------------
+
+/**
+ * The OAuth2 part of the credential dialog. n8n 2.x shows a "not connected" banner with
+ * a Connect button; n8n 1.x only a "Connect my account" button while not connected.
+ * Both show the same success banner once connected.
+ */
+export function oauthControls(dialog: Locator, n8nMajorVersion: number) {
+	const v1 = n8nMajorVersion < 2;
+	const connectButton = dialog.locator(
+		v1 ? '[data-test-id="oauth-connect-button"]' : '[data-test-id="quick-connect-button"]',
+	);
+	return {
+		connectButton,
+		/** Visible while the credential has no token. */
+		notConnected: v1
+			? connectButton
+			: dialog.locator('[data-test-id="oauth-not-connected-banner"]'),
+		connected: dialog.locator('[data-test-id="oauth-connect-success-banner"]'),
+	};
+}
 
 /** Credentials → Create credential → the type → Continue; the dialog that opens. */
 export async function openNewCredentialDialog(
@@ -147,10 +167,10 @@ export interface ConsentInPopup {
 export async function connectInPopup(
 	context: BrowserContext,
 	dialog: Locator,
-	options: { account?: string; decision: 'allow' | 'deny' },
+	options: { account?: string; decision: 'allow' | 'deny'; n8nMajorVersion: number },
 ): Promise<ConsentInPopup> {
 	const opened = context.waitForEvent('page');
-	await dialog.locator('[data-test-id="quick-connect-button"]').click();
+	await oauthControls(dialog, options.n8nMajorVersion).connectButton.click();
 	const popup = await opened;
 	// n8n opens about:blank first, then sends it to the authorize address.
 	await popup.waitForURL((url) => url.pathname.endsWith('/authorize/oauth'));
@@ -184,9 +204,13 @@ export async function importWorkflowFile(
 	await page.goto(`${n8nUrl}/workflow/new`);
 	await page.locator('[data-test-id="canvas-add-button"]').waitFor();
 	await page.locator('[data-test-id="workflow-menu"]').click();
-	await page.locator('[data-test-id="workflow-menu-item-import"]').hover();
+	// n8n 2.x groups the imports in an "Import" submenu; n8n 1.x lists "Import from File" itself.
+	const submenu = page.locator('[data-test-id="workflow-menu-item-import"]');
+	const fromFile = page.locator('[data-test-id="workflow-menu-item-import-from-file"]');
+	await submenu.or(fromFile).first().waitFor();
+	if (await submenu.isVisible()) await submenu.hover();
 	const chooser = page.waitForEvent('filechooser');
-	await page.locator('[data-test-id="workflow-menu-item-import-from-file"]').click();
+	await fromFile.click();
 	await (await chooser).setFiles(file);
 	await page.locator('[data-test-id="canvas-node"]').first().waitFor();
 	const saved = nextWorkflowSave(page);
@@ -206,7 +230,7 @@ export interface WorkflowSave {
  * /rest/workflows/<id> for a saved one) whose sent workflow passes `accept`. n8n 2.41
  * also saves a saved workflow by itself 1.5 s after the last change (autosave), and
  * swallows Ctrl+S while a node's details view is open: call this before the change, then
- * save with Ctrl+S on the canvas or let the autosave come.
+ * save with Ctrl+S on the canvas or let the autosave come. n8n 1.x has no autosave.
  */
 export function nextWorkflowSave(
 	page: Page,
@@ -276,10 +300,13 @@ export async function openNode(page: Page, nodeName: string): Promise<Locator> {
 	return ndv;
 }
 
-/** Closes the node details view (back to the canvas). */
+/** Closes the node details view (back to the canvas; n8n 1.x calls it "Back to canvas"). */
 export async function closeNode(page: Page): Promise<void> {
 	const ndv = page.locator('[data-test-id="ndv"]');
-	await ndv.locator('[data-test-id="ndv-close-button"]').click();
+	await ndv
+		.locator('[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]')
+		.first()
+		.click();
 	await ndv.waitFor({ state: 'hidden' });
 }
 

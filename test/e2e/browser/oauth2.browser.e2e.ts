@@ -17,6 +17,7 @@ import {
 	chooseOption,
 	connectInPopup,
 	fillParameter,
+	oauthControls,
 	openNewCredentialDialog,
 	renameCredential,
 	saveNewCredential,
@@ -28,10 +29,13 @@ let browser: HeadlessBrowser;
 let client: OAuthClientInfo;
 let n8nUrl: string;
 let callbackUrl: string;
+/** The editors of n8n 1.x and 2.x show the OAuth2 state differently (oauthControls). */
+let n8nMajorVersion: number;
 
 beforeAll(async () => {
 	e2e = await connectE2e();
 	n8nUrl = e2e.state.n8n.url;
+	n8nMajorVersion = await e2e.n8n.majorVersion();
 	callbackUrl = `${n8nUrl}/rest/oauth2-credential/callback`;
 	// An app that accepts exactly this n8n's callback (the demo app accepts any local port).
 	client = await e2e.sandbox.createOAuthClient({
@@ -68,7 +72,7 @@ async function newCredentialInEditor(
 		`${e2e.state.sandbox.origin}/public/oauth/accessToken`,
 	);
 	const id = await saveNewCredential(page, dialog);
-	await dialog.locator('[data-test-id="oauth-not-connected-banner"]').waitFor();
+	await oauthControls(dialog, n8nMajorVersion).notConnected.waitFor();
 
 	const stored = await e2e.n8n.getCredential(id, { includeData: true });
 	expect(stored).toMatchObject({ name, type: 'filloutFormsOAuth2Api' });
@@ -99,6 +103,7 @@ describe('Fillout OAuth2 credential in the n8n editor (headless Chromium)', () =
 		const consent = await connectInPopup(browser.context, dialog, {
 			account: 'acct_eu',
 			decision: 'allow',
+			n8nMajorVersion,
 		});
 		const authorize = new URL(consent.authorizeUrl);
 		expect(`${authorize.origin}${authorize.pathname}`).toBe(
@@ -113,12 +118,10 @@ describe('Fillout OAuth2 credential in the n8n editor (headless Chromium)', () =
 
 		// n8n's callback page reports success to the editor, which closes the popup.
 		if (!consent.popup.isClosed()) await consent.popup.waitForEvent('close');
-		const connected = dialog.locator('[data-test-id="oauth-connect-success-banner"]');
+		const { connected, notConnected } = oauthControls(dialog, n8nMajorVersion);
 		await connected.waitFor();
 		await expect(connected.innerText()).resolves.toContain('Account connected');
-		await expect(
-			dialog.locator('[data-test-id="oauth-not-connected-banner"]').isVisible(),
-		).resolves.toBe(false);
+		await expect(notConnected.isVisible()).resolves.toBe(false);
 
 		const stored = await e2e.n8n.getCredential(credential.id, {
 			includeData: true,
@@ -140,6 +143,7 @@ describe('Fillout OAuth2 credential in the n8n editor (headless Chromium)', () =
 
 		const consent = await connectInPopup(browser.context, dialog, {
 			decision: 'deny',
+			n8nMajorVersion,
 		});
 		const callback = new URL(consent.callbackUrl);
 		expect(`${callback.origin}${callback.pathname}`).toBe(callbackUrl);
@@ -157,15 +161,10 @@ describe('Fillout OAuth2 credential in the n8n editor (headless Chromium)', () =
 
 		// The editor got n8n's "error" message; nothing turns into "connected".
 		await browser.page.waitForTimeout(1_500);
-		await expect(
-			dialog.locator('[data-test-id="oauth-connect-success-banner"]').isVisible(),
-		).resolves.toBe(false);
-		await expect(
-			dialog.locator('[data-test-id="oauth-not-connected-banner"]').innerText(),
-		).resolves.toContain('Connect your account');
-		await expect(dialog.locator('[data-test-id="quick-connect-button"]').isVisible()).resolves.toBe(
-			true,
-		);
+		const { connected, notConnected, connectButton } = oauthControls(dialog, n8nMajorVersion);
+		await expect(connected.isVisible()).resolves.toBe(false);
+		await expect(notConnected.innerText()).resolves.toMatch(/Connect (your|my) account/);
+		await expect(connectButton.isVisible()).resolves.toBe(true);
 
 		const stored = await e2e.n8n.getCredential(credential.id, {
 			includeData: true,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 import { http } from '../../support/http';
 import type { N8nInstall } from './installN8n';
+import { n8nMajorVersion } from './paths';
 import type { StopOptions } from './processes';
 import {
 	cleanEnvironment,
@@ -56,7 +57,7 @@ const FOREIGN = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|VU
 
 /** The environment n8n is started with. */
 export function n8nEnvironment(
-	connection: Pick<N8nConnection, 'port' | 'runnersBrokerPort' | 'userFolder' | 'env'>,
+	connection: Pick<N8nConnection, 'port' | 'runnersBrokerPort' | 'userFolder' | 'env' | 'install'>,
 ): NodeJS.ProcessEnv {
 	const base = cleanEnvironment();
 	for (const name of Object.keys(base)) if (FOREIGN.test(name)) delete base[name];
@@ -85,7 +86,10 @@ export function n8nEnvironment(
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_SCHEDULER_SYSTEM_TASKS_ENABLED: 'false',
 		// Its refresh calls api.n8n.io, which is unreachable here (stack traces in the log).
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// n8n 1.x has no such module and refuses to start when an unknown one is named.
+		...(n8nMajorVersion(connection.install.version) >= 2
+			? { N8N_DISABLED_MODULES: 'mcp-registry' }
+			: {}),
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',

@@ -1,11 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test-only: the owner of a throwaway n8n in a temp folder has a fixed password */
 /**
  * A small typed client for n8n's internal REST API (`/rest/...`, cookie session), as
- * the editor uses it. Checked against n8n 2.41.1.
+ * the editor uses it. Checked against n8n 2.41.1 and 1.123.81; where they differ
+ * (creating, running and activating workflows) it asks n8n for its version and sends
+ * what that version's editor sends.
  */
 import { parse as parseFlatted } from 'flatted';
 
 import { http, HttpError, type HttpOptions, type HttpResult, type Json } from '../../support/http';
+import { n8nMajorVersion } from './paths';
 import { sleep, waitFor } from './processes';
 
 export interface Owner {
@@ -175,8 +178,23 @@ export class N8nApiError extends HttpError {}
 /** Cookie-authenticated calls to one n8n. */
 export class N8nClient {
 	private cookie = '';
+	private major?: number;
 
 	constructor(readonly baseUrl: string) {}
+
+	/** n8n's major version (1 or 2), from its public settings; asked once. */
+	async majorVersion(): Promise<number> {
+		if (this.major === undefined) {
+			const settings = await this.rest<{ versionCli: string }>('GET', '/settings');
+			this.major = n8nMajorVersion(settings.versionCli);
+		}
+		return this.major;
+	}
+
+	/** n8n 1.x: no publish model; workflows are switched on and off with PATCH `{active}`. */
+	private async isV1(): Promise<boolean> {
+		return (await this.majorVersion()) < 2;
+	}
 
 	/** A raw call with the session cookie; no status check. */
 	async raw<T = Json>(
@@ -393,7 +411,9 @@ export class N8nClient {
 	// --- workflows ---------------------------------------------------------------------
 
 	async createWorkflow(workflow: WorkflowDefinition): Promise<WorkflowRecord> {
-		return await this.rest('POST', '/workflows', { settings: {}, ...workflow });
+		// n8n 1.x stores `active` as given and refuses a workflow without it.
+		const v1 = (await this.isV1()) ? { active: false } : {};
+		return await this.rest('POST', '/workflows', { settings: {}, ...workflow, ...v1 });
 	}
 
 	/**
@@ -422,10 +442,12 @@ export class N8nClient {
 	/**
 	 * Saves changes (nodes, connections, name, settings …) as a new version. An active
 	 * workflow keeps running its published version until `activateWorkflow` publishes
-	 * the new one (n8n 2.x).
+	 * the new one (n8n 2.x); n8n 1.x runs the saved version at once.
 	 */
 	async updateWorkflow(id: string, changes: Partial<WorkflowDefinition>): Promise<WorkflowRecord> {
-		return await this.rest('PATCH', `/workflows/${id}`, changes);
+		// n8n 1.x refuses a save without the versionId it holds (another user's change).
+		const v1 = (await this.isV1()) ? { versionId: (await this.getWorkflow(id)).versionId } : {};
+		return await this.rest('PATCH', `/workflows/${id}`, { ...v1, ...changes });
 	}
 
 	/** Archives (n8n 2.x wants that first) and deletes. */
@@ -436,24 +458,44 @@ export class N8nClient {
 		await this.rest('DELETE', `/workflows/${id}`);
 	}
 
-	/** Publishes the workflow's current version (n8n 2.x needs its versionId). */
+	/**
+	 * Publishes the workflow's current version (n8n 2.x needs its versionId); on n8n 1.x
+	 * switches it on as the editor's Active toggle does.
+	 */
 	async activateWorkflow(id: string, versionId?: string): Promise<WorkflowRecord> {
 		const version = versionId ?? (await this.getWorkflow(id)).versionId;
+		if (await this.isV1()) return await this.setActiveV1(id, true, version);
 		return await this.rest('POST', `/workflows/${id}/activate`, { versionId: version });
 	}
 
 	async deactivateWorkflow(id: string): Promise<WorkflowRecord> {
+		if (await this.isV1()) {
+			return await this.setActiveV1(id, false, (await this.getWorkflow(id)).versionId);
+		}
 		return await this.rest('POST', `/workflows/${id}/deactivate`, {});
+	}
+
+	private async setActiveV1(id: string, active: boolean, versionId: string) {
+		return await this.rest<WorkflowRecord>('PATCH', `/workflows/${id}`, { active, versionId });
 	}
 
 	// --- executions --------------------------------------------------------------------
 
 	/** Starts a manual run from the named trigger (default: the Manual Trigger "Start"). */
 	async runWorkflow(id: string, triggerName = 'Start'): Promise<string> {
-		const started = await this.rest<{ executionId: string }>('POST', `/workflows/${id}/run`, {
-			triggerToStartFrom: { name: triggerName },
-		});
+		const started = await this.rest<{ executionId: string }>(
+			'POST',
+			`/workflows/${id}/run`,
+			await this.manualRunBody(id, triggerName),
+		);
 		return started.executionId;
+	}
+
+	/** n8n 2.x runs the saved workflow; n8n 1.x runs the one sent, as its editor sends it. */
+	private async manualRunBody(id: string, triggerName: string) {
+		const triggerToStartFrom = { name: triggerName };
+		if (!(await this.isV1())) return { triggerToStartFrom };
+		return { workflowData: await this.getWorkflow(id), triggerToStartFrom };
 	}
 
 	/**
@@ -465,7 +507,7 @@ export class N8nClient {
 		const answer = await this.rest<{ waitingForWebhook?: boolean; executionId?: string }>(
 			'POST',
 			`/workflows/${id}/run`,
-			{ triggerToStartFrom: { name: triggerName } },
+			await this.manualRunBody(id, triggerName),
 		);
 		return answer.waitingForWebhook === true;
 	}

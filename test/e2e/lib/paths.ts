@@ -17,6 +17,21 @@ export const NODE_TYPES = {
 
 export const DEFAULT_N8N_VERSION = '2.41.1';
 
+/** The newest n8n 1.x the registry has (the 1.x line ended at 1.123.x); the suite runs on both. */
+export const LEGACY_N8N_VERSION = '1.123.81';
+
+/** The n8n release the end-to-end suite runs against: N8N_E2E_VERSION, else the default. */
+export function e2eN8nVersion(env: NodeJS.ProcessEnv): string {
+	return env.N8N_E2E_VERSION?.trim() || DEFAULT_N8N_VERSION;
+}
+
+/** 2 for "2.41.1", 1 for "1.123.81". */
+export function n8nMajorVersion(version: string): number {
+	const major = Number.parseInt(version, 10);
+	if (!Number.isInteger(major)) throw new Error(`not an n8n version: "${version}"`);
+	return major;
+}
+
 /** Where install-n8n.sh keeps n8n (outside the clone; N8N_E2E_CACHE overrides). */
 export function defaultCacheRoot(env: NodeJS.ProcessEnv): string {
 	return env.N8N_E2E_CACHE ?? join(homedir(), '.cache', PACKAGE_NAME);

@@ -279,6 +279,11 @@ export class SandboxControl {
 		return await this.call('DELETE', '/faults');
 	}
 
+	/** The fault rules still armed (each with the count it has left). */
+	async faults(): Promise<{ dropNext: Array<{ remaining: number }> } & Record<string, unknown>> {
+		return await this.call('GET', '/faults');
+	}
+
 	/** Registers an OAuth app (e.g. with exactly n8n's callback as its redirect URI). */
 	async createOAuthClient(body: {
 		redirectUris: string[];

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test-only: jest global setup; shares file paths through process.env and kills the child processes on exit or signals */
 /**
- * Starts one n8n and one sandbox for all end-to-end test files (they run in band) and
- * writes how to reach them to a state file (path in FILLOUT_E2E_STATE). Every process
+ * Starts one n8n (the release in N8N_E2E_VERSION, default 2.41.1) and one sandbox for
+ * all end-to-end test files (they run in band) and writes how to reach them to a state
+ * file (path in FILLOUT_E2E_STATE). Every process
  * group started, here or by a test file (an n8n restart), is recorded at once in a pid
  * file (FILLOUT_E2E_PIDS): the teardown stops them all, and exit and signal handlers
  * kill them if jest ends some other way, even half-way through a start.
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 
 import { startE2eEnvironment } from '../lib/environment';
 import { connectionOf } from '../lib/n8n';
+import { e2eN8nVersion } from '../lib/paths';
 import { killGroupsNow, PID_FILE_VARIABLE, readPidFile } from '../lib/processes';
 import { STATE_VARIABLE, writeState, type E2eState } from '../lib/state';
 
@@ -33,6 +35,7 @@ export default async function globalSetup(): Promise<void> {
 
 	const environment = await startE2eEnvironment({
 		workDir,
+		n8nVersion: e2eN8nVersion(process.env),
 		log: (line) => process.stderr.write(`\n[e2e] ${line}\n`),
 	});
 	const file = join(workDir, 'state.json');

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test-only: jest global teardown; reads process.env and removes the temp folder with node:fs */
 /**
  * Stops every process group the run started (n8n, including restarts, and the
- * sandbox), keeps their logs in .tmp/e2e-logs/ of the clone, and removes the temp
+ * sandbox), keeps their logs in .tmp/e2e-logs/n8n-<version>/ of the clone, and removes the temp
  * folder (FILLOUT_E2E_KEEP=1 keeps it).
  */
 import { rmSync } from 'node:fs';
@@ -20,7 +20,7 @@ export default async function globalTeardown(): Promise<void> {
 	if (pidFile) rmSync(pidFile, { force: true });
 	const state = readStateIfAny(process.env[STATE_VARIABLE]);
 	if (!state) return;
-	copyLogs(state.workDir, join(REPO_ROOT, '.tmp', 'e2e-logs'));
+	copyLogs(state.workDir, join(REPO_ROOT, '.tmp', 'e2e-logs', `n8n-${state.n8n.install.version}`));
 	if (process.env.FILLOUT_E2E_KEEP !== '1') rmSync(state.workDir, { recursive: true, force: true });
 	else process.stderr.write(`[e2e] kept ${state.workDir}\n`);
 }

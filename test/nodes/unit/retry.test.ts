@@ -1,8 +1,12 @@
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+
 import {
 	BACKOFF_BASE_MS,
 	deletedByEarlierAttempt,
+	isTransient,
 	MAX_RATE_LIMIT_RETRIES,
 	MAX_TRANSIENT_RETRIES,
+	networkFailureOf,
 	neverReachedService,
 	retryAfterMs,
 	retryDecision,
@@ -112,5 +116,62 @@ describe('deletedByEarlierAttempt', () => {
 		expect(deletedByEarlierAttempt({ statusCode: 500 }, [{ networkCode: 'ECONNRESET' }])).toBe(
 			false,
 		);
+	});
+});
+
+describe('networkFailureOf', () => {
+	const node: INode = {
+		id: 'node',
+		name: 'Fillout',
+		type: 'n8n-nodes-fillout-forms.fillout',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+
+	/** What n8n's request helper throws when the connection broke: the HTTP client's error wrapped. */
+	function wrapped(code: string, message: string): NodeApiError {
+		const clientError = Object.assign(new Error(message), {
+			code,
+			config: { headers: { Authorization: 'Bearer sk_prod_secret' } },
+		});
+		return new NodeApiError(node, clientError as unknown as JsonObject);
+	}
+
+	/**
+	 * n8n 1.x throws the same NodeApiError, but its `cause` is gone: n8n-workflow 1.x
+	 * declares `cause` as a class field, which resets it after the constructor set it.
+	 */
+	function asN8nV1(error: NodeApiError): NodeApiError {
+		Object.defineProperty(error, 'cause', { value: undefined });
+		return error;
+	}
+
+	it('reads the network code from the wrapped error (n8n 2.x)', () => {
+		const failure = networkFailureOf(wrapped('ECONNRESET', 'socket hang up'));
+		expect(failure.networkCode).toBe('ECONNRESET');
+		expect(isTransient(failure)).toBe(true);
+	});
+
+	it('reads the network code n8n 1.x keeps as httpCode when it dropped the wrapped error', () => {
+		const reset = asN8nV1(wrapped('ECONNRESET', 'socket hang up'));
+		expect(reset.cause).toBeUndefined();
+		expect(reset.message).not.toMatch(/socket hang up/);
+		const failure = networkFailureOf(reset);
+		expect(failure.networkCode).toBe('ECONNRESET');
+		expect(isTransient(failure)).toBe(true);
+
+		const refused = networkFailureOf(asN8nV1(wrapped('ECONNREFUSED', 'connect ECONNREFUSED')));
+		expect(refused.networkCode).toBe('ECONNREFUSED');
+		// Never connected: even a create may be sent again.
+		expect(neverReachedService(refused)).toBe(true);
+	});
+
+	it('takes no HTTP status for a network code, and nothing but the code and the message', () => {
+		const gateway = asN8nV1(new NodeApiError(node, { message: 'Bad gateway', httpCode: '502' }));
+		expect(networkFailureOf(gateway).networkCode).toBeUndefined();
+		const failure = networkFailureOf(wrapped('ECONNRESET', 'socket hang up'));
+		expect(Object.keys(failure).sort()).toEqual(['networkCode', 'networkMessage']);
+		expect(JSON.stringify(failure)).not.toContain('sk_prod_secret');
 	});
 });
