@@ -34,6 +34,8 @@ export interface TriggerFigures {
 	succeeded: number;
 	/** Submissions delivered that have no successful execution. */
 	missing: number;
+	/** Submissions that more than one execution carries (each should start exactly one). */
+	duplicated: number;
 	medianMs?: number;
 	p99Ms?: number;
 	maxMs?: number;

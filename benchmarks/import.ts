@@ -106,7 +106,8 @@ export async function prepareImport(ctx: BenchContext): Promise<ImportSetup[]> {
 async function runVariant(ctx: BenchContext, setup: ImportSetup): Promise<BenchRow> {
 	const { variant, account } = setup;
 	const expected = ctx.sizes.importCount;
-	const floor = requestFloor(expected, SUBMISSIONS_PER_CREATE);
+	// Each request takes at least the latency the sandbox adds.
+	const floor = requestFloor(expected, SUBMISSIONS_PER_CREATE, { roundTripMs: ctx.latencyMs });
 	const notes = await warmUp(
 		ctx,
 		variant.build(

@@ -19,7 +19,7 @@ import {
 import type { BenchContext, BenchRow, TriggerFigures } from './context';
 import { benchAccount, filloutCredential, type BenchAccount } from './fixtures';
 import { listAllExecutions, mapConcurrent } from './measure';
-import { median, percentile } from './stats';
+import { triggerFigures } from './triggerFigures';
 import { BENCH_NODES, filloutTriggerWorkflow, webhookNodeUrl, webhookWorkflow } from './workflows';
 
 const WARM_UP_RESPONDENTS = 5;
@@ -117,10 +117,7 @@ export async function runTrigger(ctx: BenchContext, setup: TriggerSetup): Promis
 	];
 
 	// Warm-up: a few respondents one by one; their executions are left out of the figures.
-	const warmIds = new Set<string>();
-	for (let index = 0; index < WARM_UP_RESPONDENTS; index++) {
-		warmIds.add((await control.respond(account.formId)).submission.submissionId);
-	}
+	for (let index = 0; index < WARM_UP_RESPONDENTS; index++) await control.respond(account.formId);
 	for (const receiver of receivers) {
 		await waitForEnded(ctx, receiver.workflowId, WARM_UP_RESPONDENTS);
 	}
@@ -162,11 +159,15 @@ export async function runTrigger(ctx: BenchContext, setup: TriggerSetup): Promis
 			180_000,
 		).catch(async () => await listAllExecutions(client, receiver.workflowId));
 		ctx.log(`trigger: reading ${ended.length} executions of ${receiver.label}`);
-		const figures = await figuresOf(ctx, receiver, results, ended, warmIds, records, sentAt);
+		const figures = await figuresOf(ctx, receiver, results, ended, records, sentAt);
 		rows.push({
 			scenario: 'trigger',
 			variant: receiver.label,
-			ok: figures.missing === 0 && figures.deliveryFailures === 0 && figures.succeeded === total,
+			ok:
+				figures.missing === 0 &&
+				figures.duplicated === 0 &&
+				figures.deliveryFailures === 0 &&
+				figures.succeeded === total,
 			status: figures.succeeded === figures.executions ? 'success' : 'some failed',
 			items: figures.succeeded,
 			expectedItems: total,
@@ -205,17 +206,15 @@ async function waitForEnded(
 	);
 }
 
+/** Reads which submission each execution carries, then counts (triggerFigures.ts). */
 async function figuresOf(
 	ctx: BenchContext,
 	receiver: Receiver,
 	results: RespondResult[],
 	executions: ExecutionSummary[],
-	warmIds: Set<string>,
 	records: DeliveryRecords,
 	sentAt: Map<string, number>,
 ): Promise<TriggerFigures> {
-	// Which submission each execution carries (from its data), and when it stopped.
-	const bySubmission = new Map<string, ExecutionSummary>();
 	const carried = await mapConcurrent(executions, 6, async (summary) => {
 		const execution = await ctx.client.getExecution(String(summary.id));
 		try {
@@ -224,39 +223,15 @@ async function figuresOf(
 			return undefined;
 		}
 	});
-	executions.forEach((summary, index) => {
-		const id = carried[index];
-		if (id !== undefined && !warmIds.has(id)) bySubmission.set(id, summary);
+	return triggerFigures({
+		results,
+		executions: executions.map((summary, index) => ({ summary, submissionId: carried[index] })),
+		webhookId: receiver.webhookId,
+		deliveryStart: (submissionId) => {
+			const recorded = records.get(receiver.webhookId, submissionId);
+			if (recorded !== undefined) return { at: recorded, bySandbox: true };
+			const sent = sentAt.get(submissionId);
+			return sent === undefined ? undefined : { at: sent, bySandbox: false };
+		},
 	});
-
-	let deliveryFailures = 0;
-	let missing = 0;
-	let timedBySandbox = 0;
-	const latencies: number[] = [];
-	for (const result of results) {
-		const submissionId = result.submission.submissionId;
-		const delivery = result.deliveries.find((entry) => entry.webhookId === receiver.webhookId);
-		if (!delivery || delivery.statusCode !== 200) deliveryFailures++;
-		const summary = bySubmission.get(submissionId);
-		if (!summary || summary.status !== 'success' || !summary.stoppedAt) {
-			missing++;
-			continue;
-		}
-		let start = records.get(receiver.webhookId, submissionId);
-		if (start !== undefined) timedBySandbox++;
-		else start = sentAt.get(submissionId);
-		if (start !== undefined) latencies.push(Date.parse(summary.stoppedAt) - start);
-	}
-	const measured = [...bySubmission.values()];
-	return {
-		deliveries: results.length,
-		deliveryFailures,
-		executions: measured.length,
-		succeeded: measured.filter((summary) => summary.status === 'success').length,
-		missing,
-		medianMs: median(latencies),
-		p99Ms: percentile(latencies, 99),
-		maxMs: latencies.length ? Math.max(...latencies) : undefined,
-		timedBySandbox,
-	};
 }

@@ -6,6 +6,17 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { API_PATH, REGION_HOSTS } from '../nodes/Fillout/helpers/apiRoot';
+
+/** Each region's API root, from the node's own map, as a literal for the test request's expression. */
+const REGION_API_ROOTS = JSON.stringify(
+	Object.fromEntries(
+		Object.entries(REGION_HOSTS).map(([region, host]) => [region, `${host}${API_PATH}`]),
+	),
+);
+const API_PATH_PATTERN = API_PATH.replace(/\//g, '\\/');
+const hostOf = (region: string) => new URL(REGION_HOSTS[region]).host;
+
 /**
  * API key credential. The API root is derived from the region, or from the Base URL
  * for self-hosted Fillout (and the local sandbox); `/v1/api` is appended when missing.
@@ -36,9 +47,9 @@ export class FilloutFormsApi implements ICredentialType {
 			name: 'region',
 			type: 'options',
 			options: [
-				{ name: 'United States', value: 'us', description: 'api.fillout.com' },
-				{ name: 'European Union', value: 'eu', description: 'eu-api.fillout.com' },
-				{ name: 'Canada', value: 'ca', description: 'ca-api.fillout.com' },
+				{ name: 'United States', value: 'us', description: hostOf('us') },
+				{ name: 'European Union', value: 'eu', description: hostOf('eu') },
+				{ name: 'Canada', value: 'ca', description: hostOf('ca') },
 				{
 					name: 'Custom (Self-Hosted)',
 					value: 'custom',
@@ -74,10 +85,10 @@ export class FilloutFormsApi implements ICredentialType {
 
 	// Listing forms is the cheapest authenticated call. Fillout answers a bad key with
 	// 400 (not 401); an unreachable host surfaces as a connection error code instead.
+	// The address is the one the node's requests use (helpers/apiRoot.ts).
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL:
-				'={{ $credentials.region === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/(\\/v1\\/api)?$/, "/v1/api") : "https://" + ({ us: "api", eu: "eu-api", ca: "ca-api" })[$credentials.region] + ".fillout.com/v1/api" }}',
+			baseURL: `={{ $credentials.region === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/(${API_PATH_PATTERN})?$/, "${API_PATH}") : (${REGION_API_ROOTS})[$credentials.region || "us"] }}`,
 			url: '/forms',
 			method: 'GET',
 		},

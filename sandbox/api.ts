@@ -7,7 +7,19 @@ import { authenticate, bearerValue } from './auth';
 import type { Incoming, SandboxContext } from './context';
 import { ApiError, badRequest, errorBody, notFound, RATE_LIMIT_MESSAGE } from './errors';
 import { forcedFailureError } from './faults';
-import { errorReply, json, matchRoute, objectBody, parseJsonBody, routeNotFound, unexpectedErrorReply, type Reply, type Route } from './http';
+import {
+	errorReply,
+	json,
+	matchRoute,
+	objectBody,
+	parseJsonBody,
+	routeNotFound,
+	text,
+	unexpectedErrorReply,
+	withFewerSubmissions,
+	type Reply,
+	type Route,
+} from './http';
 import { buildSubmission } from './submissionBuilder';
 import { editLinkFor, listSubmissions, parseListQuery, presentSubmission } from './submissions';
 import { sleep } from './timers';
@@ -175,7 +187,11 @@ export async function handleApi(ctx: SandboxContext, incoming: Incoming, basePat
 			headers['retry-after'] = '1';
 			ctx.stats.countRateLimited(key);
 		}
-		return { kind: 'reply', reply: json(forced.status, forced.body ?? forcedFailureError(forced.status).body(), headers) };
+		const reply =
+			forced.text !== undefined
+				? text(forced.status, forced.text, headers)
+				: json(forced.status, forced.body ?? forcedFailureError(forced.status).body(), headers);
+		return { kind: 'reply', reply };
 	}
 
 	const rate = ctx.rateLimiter.take(key);
@@ -194,5 +210,6 @@ export async function handleApi(ctx: SandboxContext, incoming: Incoming, basePat
 	}
 	Object.assign(reply.headers, rate.headers);
 	if (ctx.faults.takeDropAfterProcessing(method, path)) return { kind: 'drop' };
-	return { kind: 'reply', reply };
+	const keep = ctx.faults.takeTruncation(method, path);
+	return { kind: 'reply', reply: keep === undefined ? reply : withFewerSubmissions(reply, keep) };
 }

@@ -2,7 +2,8 @@
  * Fault injection for API calls (never for OAuth or control routes). A forced status or a
  * dropped connection happens BEFORE the call is processed (a dropped create creates nothing);
  * `dropAfterProcessingNext` processes the call and then drops the connection, for testing the
- * "maybe processed" case.
+ * "maybe processed" case, and `truncateNext` processes it and answers with fewer submissions
+ * than it made.
  */
 import { ApiError, badRequest, RATE_LIMIT_MESSAGE } from './errors';
 
@@ -18,11 +19,18 @@ interface CountedRule extends Matcher {
 interface FailRule extends CountedRule {
 	status: number;
 	body?: unknown;
+	/** Sent as text/plain instead of a JSON body. */
+	text?: string;
+}
+
+interface TruncateRule extends CountedRule {
+	keep: number;
 }
 
 export interface ForcedFailure {
 	status: number;
 	body?: unknown;
+	text?: string;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -62,39 +70,52 @@ function describeRule(rule: CountedRule) {
 	return { remaining: rule.remaining, method: rule.method, pathPattern: rule.pathPattern?.source };
 }
 
+function parseFailRule(rule: Record<string, unknown>): FailRule {
+	const { status, body, text } = rule;
+	if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) {
+		throw badRequest('failNext.status must be an HTTP status code between 200 and 599');
+	}
+	if (text !== undefined && (typeof text !== 'string' || body !== undefined)) {
+		throw badRequest('failNext.text must be a string, and not given together with body');
+	}
+	return { ...parseMatcher(rule, 'failNext'), status, body, text: text as string | undefined };
+}
+
+function parseTruncateRule(rule: Record<string, unknown>): TruncateRule {
+	const { keep } = rule;
+	if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0) {
+		throw badRequest('truncateNext.keep must be an integer >= 0: how many submissions the answer keeps');
+	}
+	return { ...parseMatcher(rule, 'truncateNext'), keep };
+}
+
 export class Faults {
 	latencyMs = 0;
 	private fail: FailRule[] = [];
 	private drop: CountedRule[] = [];
 	private dropAfter: CountedRule[] = [];
+	private truncate: TruncateRule[] = [];
 
 	/** Sets what the body names; fields left out keep their current rules. */
 	configure(body: unknown): void {
 		if (!isObject(body)) throw badRequest('Body must be a JSON object');
-		const { latencyMs, failNext, dropNext, dropAfterProcessingNext } = body;
+		const { latencyMs, failNext, dropNext, dropAfterProcessingNext, truncateNext } = body;
 		if (latencyMs !== undefined && (typeof latencyMs !== 'number' || latencyMs < 0 || !Number.isFinite(latencyMs))) {
 			throw badRequest('latencyMs must be a number >= 0');
 		}
-		const fail =
-			failNext === undefined
-				? undefined
-				: listOf(failNext, 'failNext').map((rule): FailRule => {
-						const status = rule.status;
-						if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) {
-							throw badRequest('failNext.status must be an HTTP status code between 200 and 599');
-						}
-						return { ...parseMatcher(rule, 'failNext'), status, body: rule.body };
-					});
+		const fail = failNext === undefined ? undefined : listOf(failNext, 'failNext').map(parseFailRule);
 		const drop = dropNext === undefined ? undefined : listOf(dropNext, 'dropNext').map((r) => parseMatcher(r, 'dropNext'));
 		const dropAfter =
 			dropAfterProcessingNext === undefined
 				? undefined
 				: listOf(dropAfterProcessingNext, 'dropAfterProcessingNext').map((r) => parseMatcher(r, 'dropAfterProcessingNext'));
+		const truncate = truncateNext === undefined ? undefined : listOf(truncateNext, 'truncateNext').map(parseTruncateRule);
 		// Validate everything first, then apply, so a bad request changes nothing.
 		if (latencyMs !== undefined) this.latencyMs = latencyMs as number;
 		if (fail) this.fail = fail;
 		if (drop) this.drop = drop;
 		if (dropAfter) this.dropAfter = dropAfter;
+		if (truncate) this.truncate = truncate;
 	}
 
 	clear(): void {
@@ -102,14 +123,16 @@ export class Faults {
 		this.fail = [];
 		this.drop = [];
 		this.dropAfter = [];
+		this.truncate = [];
 	}
 
 	describe() {
 		return {
 			latencyMs: this.latencyMs,
-			failNext: this.fail.map((rule) => ({ ...describeRule(rule), status: rule.status, body: rule.body })),
+			failNext: this.fail.map((rule) => ({ ...describeRule(rule), status: rule.status, body: rule.body, text: rule.text })),
 			dropNext: this.drop.map(describeRule),
 			dropAfterProcessingNext: this.dropAfter.map(describeRule),
+			truncateNext: this.truncate.map((rule) => ({ ...describeRule(rule), keep: rule.keep })),
 		};
 	}
 
@@ -130,11 +153,16 @@ export class Faults {
 
 	takeFailure(method: string, path: string): ForcedFailure | undefined {
 		const rule = this.take(this.fail, method, path);
-		return rule && { status: rule.status, body: rule.body };
+		return rule && { status: rule.status, body: rule.body, text: rule.text };
 	}
 
 	takeDropAfterProcessing(method: string, path: string): boolean {
 		return this.take(this.dropAfter, method, path) !== undefined;
+	}
+
+	/** How many submissions the answer to this call keeps, if a rule cuts it. */
+	takeTruncation(method: string, path: string): number | undefined {
+		return this.take(this.truncate, method, path)?.keep;
 	}
 }
 

@@ -14,6 +14,19 @@ export function json(status: number, value: unknown, headers: Record<string, str
 	return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(value) };
 }
 
+export function text(status: number, body: string, headers: Record<string, string> = {}): Reply {
+	return { status, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body };
+}
+
+/** The reply with only the first `keep` entries of its JSON `submissions` list (other replies as they are). */
+export function withFewerSubmissions(reply: Reply, keep: number): Reply {
+	const value = parseJson(reply.body);
+	if (!value.ok || typeof value.value !== 'object' || value.value === null) return reply;
+	const { submissions } = value.value as { submissions?: unknown };
+	if (!Array.isArray(submissions)) return reply;
+	return { ...reply, body: JSON.stringify({ ...value.value, submissions: submissions.slice(0, keep) }) };
+}
+
 export function html(status: number, markup: string): Reply {
 	return { status, headers: { 'content-type': 'text/html; charset=utf-8' }, body: markup };
 }

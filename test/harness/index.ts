@@ -46,6 +46,12 @@ export {
 	type ServerReply,
 } from './recordingServer';
 export { runNode, type RunNodeOptions, type RunNodeResult } from './runNode';
+export {
+	runWorkflow,
+	type RunWorkflowOptions,
+	type RunWorkflowResult,
+	type SavedWorkflow,
+} from './runWorkflow';
 export { type HarnessBaseOptions, nodeCredentialsFor } from './setup';
 export {
 	DEFAULT_WEBHOOK_ID,

@@ -4,7 +4,6 @@
  * mode, so the node gets a real `ExecuteContext` and `httpRequestWithAuthentication`
  * makes real HTTP calls.
  */
-import { WorkflowExecute } from 'n8n-core';
 import type {
 	ExecutionError,
 	IConnections,
@@ -17,13 +16,8 @@ import type {
 } from 'n8n-workflow';
 import { Workflow, deepCopy } from 'n8n-workflow';
 
-import { createAdditionalData } from './additionalData';
 import type { HarnessCredentialsHelper } from './credentials';
-import {
-	HarnessItemsSource,
-	ITEMS_SOURCE_TYPE,
-	MANUAL_TRIGGER_TYPE,
-} from './nodeTypes';
+import { HarnessItemsSource, ITEMS_SOURCE_TYPE, MANUAL_TRIGGER_TYPE } from './nodeTypes';
 import {
 	type HarnessBaseOptions,
 	WORKFLOW_ID,
@@ -32,6 +26,7 @@ import {
 	plainStaticData,
 	workflowSettings,
 } from './setup';
+import { executeManually } from './runWorkflow';
 
 export const TRIGGER_NODE_NAME = 'Manual Trigger';
 export const ITEMS_NODE_NAME = 'Items';
@@ -119,14 +114,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		staticData: deepCopy(options.staticData ?? {}),
 	});
 
-	const additionalData = createAdditionalData({
+	const run = await executeManually(workflow, TRIGGER_NODE_NAME, {
 		credentialsHelper,
 		instanceUrl: options.instanceUrl,
-		mode: 'manual',
-	});
-	const run = await new WorkflowExecute(additionalData, 'manual').run({
-		workflow,
-		startNode: workflow.getNode(TRIGGER_NODE_NAME) ?? undefined,
 	});
 
 	const runData = run.data.resultData.runData;

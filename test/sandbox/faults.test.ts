@@ -57,6 +57,26 @@ it('forces a given body, and a 429 with retry-after', async () => {
 	expect(second.body).toEqual({ statusCode: 429, error: 'Too Many Requests', message: 'Too many requests. Try again soon.' });
 });
 
+it('forces a plain-text body', async () => {
+	await h.control.post('/faults', { failNext: { count: 1, status: 400, text: 'Bad Request: no.' } });
+	const res = await h.api.get('/forms');
+	expect(res.status).toBe(400);
+	expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+	expect(res.text).toBe('Bad Request: no.');
+});
+
+it('can answer a processed create with fewer submissions than it made', async () => {
+	const before = await total();
+	await h.control.post('/faults', { truncateNext: { count: 1, method: 'POST', keep: 1 } });
+	const one = { questions: [{ id: questionId, value: 'x' }] };
+	const createThree = () => h.api.post(`/forms/${formId}/submissions`, { submissions: [one, one, one] });
+	const res = await createThree();
+	expect(res.status).toBe(200);
+	expect(res.body.submissions).toHaveLength(1);
+	expect(await total()).toBe(before + 3);
+	expect((await createThree()).body.submissions).toHaveLength(3);
+});
+
 it('matches calls by method and path pattern', async () => {
 	await h.control.post('/faults', { failNext: { count: 1, status: 500, method: 'post', pathPattern: '/forms/[^/]+/submissions$' } });
 	expect((await h.api.get(`/forms/${formId}/submissions`)).status).toBe(200);
@@ -94,6 +114,9 @@ it.each([
 	[{ failNext: { count: 0, status: 500 } }, /^failNext.count /],
 	[{ dropNext: { count: 1, pathPattern: '(' } }, /^dropNext.pathPattern /],
 	[{ dropNext: 'yes' }, /^dropNext must be /],
+	[{ failNext: { count: 1, status: 400, text: 5 } }, /^failNext.text /],
+	[{ failNext: { count: 1, status: 400, text: 'x', body: {} } }, /^failNext.text /],
+	[{ truncateNext: { count: 1, keep: -1 } }, /^truncateNext.keep /],
 ])('refuses a bad fault %j with 400 and changes nothing', async (body, message) => {
 	const res = await h.control.post('/faults', { latencyMs: 5, ...body });
 	expect(res.status).toBe(400);

@@ -91,6 +91,9 @@ describe('Submission → Get Many: Limit', () => {
 	});
 });
 
+const answerOf = (submission: IDataObject, name: string) =>
+	(submission.questions as IDataObject[]).find((question) => question.name === name)?.value;
+
 describe('Submission → Get Many: filters and options', () => {
 	it('reads dates in the workflow’s time zone and sends them with an offset', async () => {
 		// One submission per hour from 2024-03-01T00:00Z.
@@ -186,22 +189,29 @@ describe('Submission → Get Many: filters and options', () => {
 		});
 		const respond = async (body: IDataObject) =>
 			await control(sandbox(), 'POST', `/forms/${form.id}/respond`, body);
-		await respond({ answers: { Name: 'Zoë Unique-Needle', Note: 'x' } });
-		await respond({ answers: { Name: 'Bob', Note: 'y' } });
+		const first = await respond({
+			answers: { Name: 'Zoë Unique-Needle', Note: 'x' },
+			submission: { submissionTime: '2024-04-01T10:00:00.000Z' },
+		});
+		const second = await respond({
+			answers: { Name: 'Bob', Note: 'y' },
+			submission: { submissionTime: '2024-04-01T11:00:00.000Z' },
+		});
 		await respond({ answers: { Name: 'Half done' }, status: 'in_progress' });
 		await respond({ answers: { Name: 'Preview person' }, preview: true });
 
-		const names = async (filters: INodeParameters, options: INodeParameters = {}) =>
-			jsonOf(
-				await runFillout(sandbox(), {
-					resource: 'submission',
-					operation: 'getMany',
-					form: formById(form.id),
-					returnAll: true,
-					filters,
-					options,
-				}),
-			);
+		const names = async (filters: INodeParameters, options: INodeParameters = {}) => {
+			const result = await runFillout(sandbox(), {
+				resource: 'submission',
+				operation: 'getMany',
+				form: formById(form.id),
+				returnAll: true,
+				filters,
+				options,
+			});
+			expect(result.error).toBeUndefined();
+			return jsonOf(result);
+		};
 		expect((await names({})).map((s) => s.Name)).toEqual(['Zoë Unique-Needle', 'Bob']);
 		expect((await names({ status: 'in_progress' })).map((s) => s.Name)).toEqual(['Half done']);
 		expect((await names({ search: 'unique-needle' })).map((s) => s.Name)).toEqual([
@@ -210,12 +220,15 @@ describe('Submission → Get Many: filters and options', () => {
 		expect((await names({}, { includePreview: true })).map((s) => s.Name)).toContain(
 			'Preview person',
 		);
+		// Each finished submission with the link to edit it (the sandbox's format).
 		const withLinks = await names({}, { includeEditLink: true });
-		expect(
-			withLinks.every(
-				(s) => typeof s.editLink === 'string' && String(s.editLink).includes(form.id),
-			),
-		).toBe(true);
+		expect(withLinks.map((s) => [s.Name, s.editLink])).toEqual(
+			[first, second].map(({ submission }) => [
+				answerOf(submission, 'Name'),
+				`${sandbox().origin}/t/${form.id}?session=${submission.submissionId}`,
+			]),
+		);
+		expect((await names({})).every((s) => !('editLink' in s))).toBe(true);
 	});
 
 	it('simplifies by question name: repeated names numbered, unknown types left out', async () => {

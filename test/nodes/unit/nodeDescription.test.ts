@@ -1,12 +1,106 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test-only: reads the icon, codex and package files from disk, relative to __dirname */
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test-only: reads the package's files and runs its gulp build (a child process) into a temp folder, relative to __dirname */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 
+import type { ICredentialType, INodeTypeDescription } from 'n8n-workflow';
+
+import { FilloutFormsApi } from '../../../credentials/FilloutFormsApi.credentials';
+import { FilloutFormsOAuth2Api } from '../../../credentials/FilloutFormsOAuth2Api.credentials';
 import { Fillout } from '../../../nodes/Fillout/Fillout.node';
+import { FilloutTrigger } from '../../../nodes/Fillout/FilloutTrigger.node';
 
 const root = resolve(__dirname, '../../..');
 const node = new Fillout();
 const { description } = node;
+const trigger = new FilloutTrigger();
+const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+
+/** What n8n loads, by the compiled file package.json registers it under. */
+const nodes: Array<[string, INodeTypeDescription]> = [
+	['dist/nodes/Fillout/Fillout.node.js', description],
+	['dist/nodes/Fillout/FilloutTrigger.node.js', trigger.description],
+];
+const credentials: Array<[string, ICredentialType]> = [
+	['dist/credentials/FilloutFormsApi.credentials.js', new FilloutFormsApi()],
+	['dist/credentials/FilloutFormsOAuth2Api.credentials.js', new FilloutFormsOAuth2Api()],
+];
+const sourceOf = (compiled: string) => compiled.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+const iconFiles = (icon: unknown) =>
+	Object.values(icon as { light: string; dark: string }).map((file) => file.replace(/^file:/, ''));
+
+/** GitHub's anchor for a README heading. */
+const anchorOf = (heading: string) =>
+	heading
+		.trim()
+		.toLowerCase()
+		.replace(/[^\p{L}\p{N} _-]/gu, '')
+		.replace(/ /g, '-');
+const readmeAnchors = new Set(
+	readme
+		.split('\n')
+		.filter((line) => /^#{1,6} /.test(line))
+		.map((line) => anchorOf(line.replace(/^#+ /, ''))),
+);
+/** The README section a documentation link points at, or undefined if it is not one. */
+const readmeSection = (url: string) => {
+	const [page, anchor] = url.split('#');
+	return page === pkg.homepage.split('#')[0] && readmeAnchors.has(anchor) ? anchor : undefined;
+};
+
+/** The package's assets as `npm run build` lays them out (its gulp step, in a temp copy). */
+let build: string;
+beforeAll(() => {
+	build = mkdtempSync(join(tmpdir(), 'fillout-build-'));
+	for (const folder of ['icons', 'nodes', 'credentials']) {
+		cpSync(resolve(root, folder), join(build, folder), { recursive: true });
+	}
+	const gulp = resolve(root, 'node_modules/gulp/bin/gulp.js');
+	execFileSync(
+		process.execPath,
+		[gulp, 'build', '--gulpfile', resolve(root, 'gulpfile.js'), '--cwd', build],
+		{ stdio: 'pipe' },
+	);
+});
+afterAll(() => rmSync(build, { recursive: true, force: true }));
+
+describe('the package registers what it ships', () => {
+	it('package.json lists exactly these nodes and credentials, and no runtime dependency', () => {
+		expect(pkg.n8n.nodes).toEqual(nodes.map(([file]) => file));
+		expect(pkg.n8n.credentials).toEqual(credentials.map(([file]) => file));
+		expect(pkg.dependencies ?? {}).toEqual({});
+	});
+
+	it.each([...nodes, ...credentials].map(([file, described]) => [file, described.icon] as const))(
+		'%s: light and dark icons beside the source and in the build',
+		(compiled, icon) => {
+			const files = iconFiles(icon);
+			expect(files).toHaveLength(2);
+			for (const file of files) {
+				expect(existsSync(resolve(root, dirname(sourceOf(compiled)), file))).toBe(true);
+				expect(existsSync(resolve(build, dirname(compiled), file))).toBe(true);
+			}
+		},
+	);
+
+	it.each(nodes)('%s: its codex file in the build names it and links the README', (compiled, described) => {
+		const codexFile = resolve(build, compiled.replace(/\.js$/, '.json'));
+		expect(existsSync(codexFile)).toBe(true);
+		const codex = JSON.parse(readFileSync(codexFile, 'utf8'));
+		expect(codex.node).toBe(`${pkg.name}.${described.name}`);
+		expect(codex.nodeVersion).toBe('1.0');
+		expect(codex.codexVersion).toBe('1.0');
+		expect(codex.categories.length).toBeGreaterThan(0);
+		expect(codex.resources.primaryDocumentation[0].url).toBe(pkg.homepage);
+		expect(readmeSection(codex.resources.credentialDocumentation[0].url)).toBe('credentials');
+	});
+
+	it.each(credentials)('%s: its documentation link is a README section', (_, credential) => {
+		expect(readmeSection(credential.documentationUrl as string)).toBeDefined();
+	});
+});
 
 describe('Fillout node description', () => {
 	it('is a programmatic, tool-usable node with a subtitle and both credentials', () => {
@@ -26,18 +120,6 @@ describe('Fillout node description', () => {
 				displayOptions: { show: { authentication: ['oAuth2'] } },
 			}),
 		]);
-	});
-
-	it('has light and dark icons that resolve beside the source and the build', () => {
-		const icon = description.icon as { light: string; dark: string };
-		for (const file of [icon.light, icon.dark]) {
-			const relative = file.replace(/^file:/, '');
-			expect(existsSync(resolve(root, 'nodes/Fillout', relative))).toBe(true);
-			// gulp copies icons/ to dist/icons, two levels above dist/nodes/Fillout.
-			expect(resolve(root, 'dist/nodes/Fillout', relative)).toBe(
-				resolve(root, 'dist/icons', relative.split('/').pop() as string),
-			);
-		}
 	});
 
 	it('offers every operation with an action', () => {
@@ -64,18 +146,51 @@ describe('Fillout node description', () => {
 				expect(option.action).toMatch(/^[A-Z]/);
 		}
 	});
+});
 
-	it('is described by its codex file and registered in package.json, without runtime dependencies', () => {
-		const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
-		const codex = JSON.parse(
-			readFileSync(resolve(root, 'nodes/Fillout/Fillout.node.json'), 'utf8'),
-		);
-		expect(codex.node).toBe(`${pkg.name}.fillout`);
-		expect(codex.nodeVersion).toBe('1.0');
-		expect(codex.codexVersion).toBe('1.0');
-		expect(codex.categories.length).toBeGreaterThan(0);
-		expect(codex.resources.primaryDocumentation[0].url).toBe(pkg.homepage);
-		expect(pkg.n8n.nodes).toContain('dist/nodes/Fillout/Fillout.node.js');
-		expect(pkg.dependencies ?? {}).toEqual({});
+describe('Fillout Trigger description', () => {
+	const described = trigger.description;
+
+	it('is a webhook trigger with the node’s credentials, a form and Simplify', () => {
+		expect(described.name).toBe('filloutTrigger');
+		expect(described.group).toEqual(['trigger']);
+		expect(described.inputs).toEqual([]);
+		expect(described.outputs).toEqual(['main']);
+		expect(described.credentials).toEqual(description.credentials);
+		expect(described.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		]);
+		expect(described.properties.map((p) => p.name)).toEqual([
+			'authentication',
+			'form',
+			'simplify',
+		]);
+		expect(typeof trigger.webhook).toBe('function');
+		expect(Object.keys(trigger.webhookMethods.default).sort()).toEqual([
+			'checkExists',
+			'create',
+			'delete',
+		]);
+	});
+});
+
+describe('credential descriptions', () => {
+	it('the API key credential keeps the key hidden and tests it with a request', () => {
+		const apiKey = new FilloutFormsApi();
+		expect(apiKey.name).toBe('filloutFormsApi');
+		expect(apiKey.properties.find((p) => p.name === 'apiKey')?.typeOptions).toEqual({
+			password: true,
+		});
+		expect(apiKey.test.request.url).toBe('/forms');
+	});
+
+	it('the OAuth2 credential extends n8n’s OAuth2 with no scopes', () => {
+		const oauth = new FilloutFormsOAuth2Api();
+		expect(oauth.name).toBe('filloutFormsOAuth2Api');
+		expect(oauth.extends).toEqual(['oAuth2Api']);
+		expect(oauth.properties.find((p) => p.name === 'scope')).toMatchObject({
+			type: 'hidden',
+			default: '',
+		});
 	});
 });
