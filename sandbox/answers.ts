@@ -37,13 +37,49 @@ export const PEOPLE: readonly Person[] = [
 ];
 
 export const ADDRESSES = [
-	{ address: '1600 Amphitheatre Pkwy', city: 'Mountain View', state: 'CA', zipCode: '94043', country: 'United States' },
-	{ address: '350 Fifth Avenue', city: 'New York', state: 'NY', zipCode: '10118', country: 'United States' },
-	{ address: '12 Rue de Rivoli', city: 'Paris', state: 'Île-de-France', zipCode: '75004', country: 'France' },
-	{ address: 'Friedrichstraße 43', city: 'Berlin', state: 'Berlin', zipCode: '10117', country: 'Germany' },
+	{
+		address: '1600 Amphitheatre Pkwy',
+		city: 'Mountain View',
+		state: 'CA',
+		zipCode: '94043',
+		country: 'United States',
+	},
+	{
+		address: '350 Fifth Avenue',
+		city: 'New York',
+		state: 'NY',
+		zipCode: '10118',
+		country: 'United States',
+	},
+	{
+		address: '12 Rue de Rivoli',
+		city: 'Paris',
+		state: 'Île-de-France',
+		zipCode: '75004',
+		country: 'France',
+	},
+	{
+		address: 'Friedrichstraße 43',
+		city: 'Berlin',
+		state: 'Berlin',
+		zipCode: '10117',
+		country: 'Germany',
+	},
 	{ address: '1-1 Chiyoda', city: '東京', state: '東京都', zipCode: '100-0001', country: 'Japan' },
-	{ address: 'Av. Paulista, 1578', city: 'São Paulo', state: 'SP', zipCode: '01310-200', country: 'Brazil' },
-	{ address: 'שדרות רוטשילד 22', city: 'תל אביב', state: '', zipCode: '6688218', country: 'Israel' },
+	{
+		address: 'Av. Paulista, 1578',
+		city: 'São Paulo',
+		state: 'SP',
+		zipCode: '01310-200',
+		country: 'Brazil',
+	},
+	{
+		address: 'שדרות רוטשילד 22',
+		city: 'תל אביב',
+		state: '',
+		zipCode: '6688218',
+		country: 'Israel',
+	},
 ];
 
 export const COMMENTS = [
@@ -91,7 +127,9 @@ export function answerFor(question: QuestionDef, rng: Prng, person: Person): unk
 	const options = optionValues(question);
 	switch (question.type) {
 		case 'ShortAnswer':
-			return /name/i.test(question.name) ? person.name : rng.pick(['Acme Inc.', 'Globex', 'Initech', 'Umbrella GmbH', 'Société Générale']);
+			return /name/i.test(question.name)
+				? person.name
+				: rng.pick(['Acme Inc.', 'Globex', 'Initech', 'Umbrella GmbH', 'Société Générale']);
 		case 'LongAnswer':
 			return rng.pick(COMMENTS);
 		case 'EmailInput':
@@ -145,7 +183,10 @@ export function answerFor(question: QuestionDef, rng: Prng, person: Person): unk
 		case 'LocationCoordinates':
 			return { ...rng.pick(CITIES_COORDS) };
 		case 'Matrix':
-			return { Price: rng.pick(['Good', 'Fair', 'Poor']), Quality: rng.pick(['Good', 'Fair', 'Poor']) };
+			return {
+				Price: rng.pick(['Good', 'Fair', 'Poor']),
+				Quality: rng.pick(['Good', 'Fair', 'Poor']),
+			};
 		case 'Table':
 			return [
 				{ Company: rng.pick(['Acme Inc.', 'Globex']), Years: String(rng.int(1, 6)) },
@@ -159,7 +200,12 @@ export function answerFor(question: QuestionDef, rng: Prng, person: Person): unk
 		case 'Calcom': {
 			const day = isoDay(rng);
 			const hour = rng.int(9, 16);
-			return { eventStartTime: `${day}T${pad(hour)}:00:00.000Z`, eventEndTime: `${day}T${pad(hour)}:30:00.000Z`, email: person.email, fullName: person.name };
+			return {
+				eventStartTime: `${day}T${pad(hour)}:00:00.000Z`,
+				eventEndTime: `${day}T${pad(hour)}:30:00.000Z`,
+				email: person.email,
+				fullName: person.name,
+			};
 		}
 		case 'RecordPicker':
 			return `rec${rng.alnum(14)}`;
@@ -168,10 +214,19 @@ export function answerFor(question: QuestionDef, rng: Prng, person: Person): unk
 		case 'Subform':
 			return [{ 'Full name': person.name, Role: rng.pick(['Speaker', 'Attendee', 'Sponsor']) }];
 		case 'Payment':
-			return { paymentId: `pi_${rng.alnum(24)}`, totalAmount: rng.int(1000, 9000), currency: 'usd', status: 'succeeded' };
+			return {
+				paymentId: `pi_${rng.alnum(24)}`,
+				totalAmount: rng.int(1000, 9000),
+				currency: 'usd',
+				status: 'succeeded',
+			};
 		case 'HologramInput':
 			// A question type no client knows yet: new types appear on the live service without notice.
-			return { hologramId: `holo_${rng.alnum(10)}`, frames: rng.int(12, 60), depthMap: [rng.int(0, 9), rng.int(0, 9), rng.int(0, 9)] };
+			return {
+				hologramId: `holo_${rng.alnum(10)}`,
+				frames: rng.int(12, 60),
+				depthMap: [rng.int(0, 9), rng.int(0, 9), rng.int(0, 9)],
+			};
 		default:
 			return rng.alnum(8);
 	}

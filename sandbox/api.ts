@@ -40,7 +40,12 @@ export function formMetadata(form: FormRecord) {
 		id: form.id,
 		name: form.name,
 		tags: form.tags,
-		questions: form.questions.map(({ id, name, type, options }) => ({ id, name, type, ...(options ? { options } : {}) })),
+		questions: form.questions.map(({ id, name, type, options }) => ({
+			id,
+			name,
+			type,
+			...(options ? { options } : {}),
+		})),
 		calculations: form.calculations.map(({ id, name, type }) => ({ id, name, type })),
 		urlParameters: form.urlParameters,
 		documents: [],
@@ -57,7 +62,11 @@ function requireForm(ctx: SandboxContext, account: Account, formId: string): For
 	return form;
 }
 
-function requireSubmission(ctx: SandboxContext, form: FormRecord, submissionId: string): StoredSubmission {
+function requireSubmission(
+	ctx: SandboxContext,
+	form: FormRecord,
+	submissionId: string,
+): StoredSubmission {
 	const found = ctx.store.submissionsOf(form.id).get(submissionId);
 	if (!found) throw notFound(`Submission ${submissionId} not found in form ${form.id}`);
 	return found;
@@ -66,10 +75,17 @@ function requireSubmission(ctx: SandboxContext, form: FormRecord, submissionId: 
 const listForms: ApiHandler = (ctx, { account }) =>
 	json(
 		200,
-		ctx.store.formsOf(account.id).map((f) => ({ formId: f.id, name: f.name, tags: f.tags, id: f.numericId, isPublished: f.isPublished })),
+		ctx.store.formsOf(account.id).map((f) => ({
+			formId: f.id,
+			name: f.name,
+			tags: f.tags,
+			id: f.numericId,
+			isPublished: f.isPublished,
+		})),
 	);
 
-const getForm: ApiHandler = (ctx, { account, params }) => json(200, formMetadata(requireForm(ctx, account, params.formId)));
+const getForm: ApiHandler = (ctx, { account, params }) =>
+	json(200, formMetadata(requireForm(ctx, account, params.formId)));
 
 const listFormSubmissions: ApiHandler = (ctx, { account, params, query, incoming }) => {
 	const form = requireForm(ctx, account, params.formId);
@@ -77,7 +93,12 @@ const listFormSubmissions: ApiHandler = (ctx, { account, params, query, incoming
 	const page = listSubmissions(ctx.store.submissionsOf(form.id), listQuery);
 	const reply = json(200, {
 		responses: page.items.map((item) =>
-			presentSubmission(item, listQuery.includeEditLink ? editLinkFor(incoming.origin, form.id, item.submission.submissionId) : undefined),
+			presentSubmission(
+				item,
+				listQuery.includeEditLink
+					? editLinkFor(incoming.origin, form.id, item.submission.submissionId)
+					: undefined,
+			),
 		),
 		totalResponses: page.totalResponses,
 		pageCount: page.pageCount,
@@ -91,7 +112,9 @@ const getSubmission: ApiHandler = (ctx, { account, params, query, incoming }) =>
 	const form = requireForm(ctx, account, params.formId);
 	const withEditLink = booleanParam(query, 'includeEditLink');
 	const item = requireSubmission(ctx, form, params.submissionId);
-	const editLink = withEditLink ? editLinkFor(incoming.origin, form.id, item.submission.submissionId) : undefined;
+	const editLink = withEditLink
+		? editLinkFor(incoming.origin, form.id, item.submission.submissionId)
+		: undefined;
 	return json(200, { submission: presentSubmission(item, editLink) });
 };
 
@@ -101,9 +124,13 @@ const createSubmissions: ApiHandler = (ctx, { account, params, incoming }) => {
 	const items = validateCreateBody(form, parseJsonBody(incoming.headers, incoming.bodyText));
 	const nowIso = new Date().toISOString();
 	const created = items.map((item): StoredSubmission => {
-		const timeMs = item.submissionTime ? (parseIsoDateTime(item.submissionTime) as number) : Date.parse(nowIso);
+		const timeMs = item.submissionTime
+			? (parseIsoDateTime(item.submissionTime) as number)
+			: Date.parse(nowIso);
 		const submissionTime = new Date(timeMs).toISOString();
-		const lastUpdatedAt = item.lastUpdatedAt ? new Date(parseIsoDateTime(item.lastUpdatedAt) as number).toISOString() : submissionTime;
+		const lastUpdatedAt = item.lastUpdatedAt
+			? new Date(parseIsoDateTime(item.lastUpdatedAt) as number).toISOString()
+			: submissionTime;
 		const submission = buildSubmission(form, {
 			submissionId: ctx.store.newSubmissionId(form.id),
 			submissionTime,
@@ -128,25 +155,36 @@ const deleteSubmission: ApiHandler = (ctx, { account, params }) => {
 
 const createWebhook: ApiHandler = (ctx, { account, incoming }) => {
 	const { formId, url } = objectBody(incoming.headers, incoming.bodyText);
-	if (typeof formId !== 'string' || formId === '') throw badRequest('formId is required: the id of the form to subscribe to');
+	if (typeof formId !== 'string' || formId === '')
+		throw badRequest('formId is required: the id of the form to subscribe to');
 	if (typeof url !== 'string' || !/^https?:\/\/[^/\s]+/i.test(url) || !isUrl(url)) {
 		throw badRequest('url must be an absolute http:// or https:// URL');
 	}
 	const form = requireForm(ctx, account, formId);
 	const id = ctx.store.nextWebhookId++;
-	ctx.store.webhooks.set(id, { id, formId: form.id, url, accountId: account.id, createdAt: new Date().toISOString(), shape: 'wrapped', deliveries: [] });
+	ctx.store.webhooks.set(id, {
+		id,
+		formId: form.id,
+		url,
+		accountId: account.id,
+		createdAt: new Date().toISOString(),
+		shape: 'wrapped',
+		deliveries: [],
+	});
 	ctx.store.changed();
 	return json(200, { id });
 };
 
 const deleteWebhook: ApiHandler = (ctx, { account, incoming }) => {
 	const { webhookId } = objectBody(incoming.headers, incoming.bodyText);
-	const id = typeof webhookId === 'string' && /^\d+$/.test(webhookId.trim()) ? Number(webhookId) : webhookId;
+	const id =
+		typeof webhookId === 'string' && /^\d+$/.test(webhookId.trim()) ? Number(webhookId) : webhookId;
 	if (typeof id !== 'number' || !Number.isInteger(id)) {
 		throw badRequest('webhookId must be an integer: the id returned by /webhook/create');
 	}
 	const webhook = ctx.store.webhooks.get(id);
-	if (!webhook || webhook.accountId !== account.id) throw new ApiError(ctx.unknownWebhookStatus, `Webhook ${id} not found`);
+	if (!webhook || webhook.accountId !== account.id)
+		throw new ApiError(ctx.unknownWebhookStatus, `Webhook ${id} not found`);
 	ctx.store.webhooks.delete(id);
 	ctx.store.changed();
 	return json(200, {});
@@ -158,7 +196,11 @@ export const API_ROUTES: ReadonlyArray<Route<ApiHandler>> = [
 	{ method: 'GET', template: '/forms/:formId/submissions', handler: listFormSubmissions },
 	{ method: 'POST', template: '/forms/:formId/submissions', handler: createSubmissions },
 	{ method: 'GET', template: '/forms/:formId/submissions/:submissionId', handler: getSubmission },
-	{ method: 'DELETE', template: '/forms/:formId/submissions/:submissionId', handler: deleteSubmission },
+	{
+		method: 'DELETE',
+		template: '/forms/:formId/submissions/:submissionId',
+		handler: deleteSubmission,
+	},
 	{ method: 'POST', template: '/webhook/create', handler: createWebhook },
 	{ method: 'POST', template: '/webhook/delete', handler: deleteWebhook },
 ];
@@ -169,7 +211,12 @@ export type ApiOutcome = { kind: 'reply'; reply: Reply } | { kind: 'drop' };
  * @param basePath the region root the request came in on ('' or e.g. '/eu')
  * @param apiPath the path after `<basePath>/v1/api`
  */
-export async function handleApi(ctx: SandboxContext, incoming: Incoming, basePath: string, apiPath: string): Promise<ApiOutcome> {
+export async function handleApi(
+	ctx: SandboxContext,
+	incoming: Incoming,
+	basePath: string,
+	apiPath: string,
+): Promise<ApiOutcome> {
 	const { method, path } = incoming;
 	const match = matchRoute(API_ROUTES, method, apiPath);
 	const bearer = bearerValue(incoming.headers.authorization);
@@ -204,7 +251,12 @@ export async function handleApi(ctx: SandboxContext, incoming: Incoming, basePat
 	try {
 		if (match.kind === 'none') throw routeNotFound(method, path);
 		const account = authenticate(ctx.store, incoming.headers.authorization, basePath);
-		reply = match.route.handler(ctx, { account, params: match.params, query: incoming.query, incoming });
+		reply = match.route.handler(ctx, {
+			account,
+			params: match.params,
+			query: incoming.query,
+			incoming,
+		});
 	} catch (error) {
 		reply = error instanceof ApiError ? errorReply(error) : unexpectedErrorReply(error);
 	}

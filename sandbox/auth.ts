@@ -20,13 +20,18 @@ export function bearerValue(header: string | string[] | undefined): string | und
 	return match ? match[1] : undefined;
 }
 
-export function authenticate(store: SandboxStore, header: string | string[] | undefined, basePath: string): Account {
+export function authenticate(
+	store: SandboxStore,
+	header: string | string[] | undefined,
+	basePath: string,
+): Account {
 	const bearer = bearerValue(header);
 	if (bearer === '') throw badRequest(MESSAGE_HEADER_MISSING);
 	if (bearer === undefined) throw badRequest(MESSAGE_KEY_MALFORMED);
 	const account = store.accountForBearer(bearer);
 	// Keys given by the operator are valid whatever they look like; others need a known prefix.
-	if (!account && !KNOWN_PREFIXES.some((prefix) => bearer.startsWith(prefix))) throw badRequest(MESSAGE_KEY_MALFORMED);
+	if (!account && !KNOWN_PREFIXES.some((prefix) => bearer.startsWith(prefix)))
+		throw badRequest(MESSAGE_KEY_MALFORMED);
 	if (!account || account.basePath !== basePath) throw badRequest(MESSAGE_KEY_INVALID);
 	return account;
 }

@@ -28,7 +28,13 @@ export class Churn {
 	private readonly forms = new Map<string, FormChurn>();
 
 	start(formId: string, settings: ChurnSettings): void {
-		this.forms.set(formId, { ...settings, rng: new Prng(settings.seed), lists: 0, inserted: [], deleted: [] });
+		this.forms.set(formId, {
+			...settings,
+			rng: new Prng(settings.seed),
+			lists: 0,
+			inserted: [],
+			deleted: [],
+		});
 	}
 
 	stop(formId: string): void {
@@ -60,7 +66,10 @@ export class Churn {
 				const latest = list.latestTimeMs() ?? Date.now();
 				churn.inserted.push(insert(store, form, rng, Math.max(Date.now(), latest + 1)));
 			} else if (roll < 0.5) {
-				const near = servedNow.length > 0 && rng.chance(0.7) ? servedNow[rng.int(0, servedNow.length - 1)] : undefined;
+				const near =
+					servedNow.length > 0 && rng.chance(0.7)
+						? servedNow[rng.int(0, servedNow.length - 1)]
+						: undefined;
 				const earliest = list.sorted()[0]?.timeMs ?? Date.now();
 				const timeMs = near?.timeMs ?? rng.int(earliest - 86_400_000, earliest + 86_400_000);
 				churn.inserted.push(insert(store, form, rng, timeMs));
@@ -78,6 +87,8 @@ export class Churn {
 function insert(store: SandboxStore, form: FormRecord, rng: Prng, timeMs: number): string {
 	const submissionId = store.newSubmissionId(form.id);
 	const parts = randomParts(form, rng, { submissionId, timeMs, status: 'finished' });
-	store.addSubmissions(form.id, [{ status: 'finished', preview: false, timeMs, submission: buildSubmission(form, parts) }]);
+	store.addSubmissions(form.id, [
+		{ status: 'finished', preview: false, timeMs, submission: buildSubmission(form, parts) },
+	]);
 	return submissionId;
 }

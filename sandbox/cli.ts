@@ -84,7 +84,10 @@ async function main(): Promise<void> {
 	const { demo, origin } = sandbox;
 	const authorize = new URL(`${origin}/authorize/oauth`);
 	authorize.searchParams.set('client_id', demo.oauthClient.clientId);
-	authorize.searchParams.set('redirect_uri', 'http://localhost:5678/rest/oauth2-credential/callback');
+	authorize.searchParams.set(
+		'redirect_uri',
+		'http://localhost:5678/rest/oauth2-credential/callback',
+	);
 	authorize.searchParams.set('state', 'try-me');
 	const rate = options.rateLimit ?? 5;
 	process.stdout.write(

@@ -27,7 +27,11 @@ const GENERATE_DEFAULT_STEP_MS = 60_000;
 const DEFAULT_QUESTIONS: QuestionSpec[] = [
 	{ name: 'Name', type: 'ShortAnswer' },
 	{ name: 'Email', type: 'EmailInput' },
-	{ name: 'How did you hear about us?', type: 'MultipleChoice', options: ['Search', 'Friend', 'Social media', 'Other'] },
+	{
+		name: 'How did you hear about us?',
+		type: 'MultipleChoice',
+		options: ['Search', 'Friend', 'Social media', 'Other'],
+	},
 	{ name: 'Rating', type: 'StarRating' },
 	{ name: 'Comments', type: 'LongAnswer' },
 ];
@@ -40,20 +44,23 @@ function requireForm(ctx: SandboxContext, formId: string): FormRecord {
 
 function optionalString(body: Record<string, unknown>, name: string): string | undefined {
 	const value = body[name];
-	if (value !== undefined && typeof value !== 'string') throw badRequest(`${name} must be a string`);
+	if (value !== undefined && typeof value !== 'string')
+		throw badRequest(`${name} must be a string`);
 	return value;
 }
 
 function optionalStringList(body: Record<string, unknown>, name: string): string[] | undefined {
 	const value = body[name];
 	if (value === undefined) return undefined;
-	if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw badRequest(`${name} must be an array of strings`);
+	if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+		throw badRequest(`${name} must be an array of strings`);
 	return value as string[];
 }
 
 function optionalStatus(body: Record<string, unknown>): SubmissionStatus {
 	const status = body.status ?? 'finished';
-	if (status !== 'finished' && status !== 'in_progress') throw badRequest('status must be one of: finished, in_progress');
+	if (status !== 'finished' && status !== 'in_progress')
+		throw badRequest('status must be one of: finished, in_progress');
 	return status;
 }
 
@@ -81,20 +88,29 @@ function accountFor(ctx: SandboxContext, body: Record<string, unknown>): Account
 
 function questionSpecs(value: unknown): QuestionSpec[] {
 	if (value === undefined) return DEFAULT_QUESTIONS;
-	if (!Array.isArray(value)) throw badRequest('questions must be an array of {id?, name, type, options?}');
+	if (!Array.isArray(value))
+		throw badRequest('questions must be an array of {id?, name, type, options?}');
 	const ids = new Set<string>();
 	return value.map((q, index): QuestionSpec => {
 		const at = `questions[${index}]`;
 		if (typeof q !== 'object' || q === null) throw badRequest(`${at} must be an object`);
 		const { id, name, type, options } = q as Record<string, unknown>;
-		if (typeof name !== 'string' || typeof type !== 'string') throw badRequest(`${at} needs a string name and type`);
+		if (typeof name !== 'string' || typeof type !== 'string')
+			throw badRequest(`${at} needs a string name and type`);
 		if (id !== undefined) {
-			if (typeof id !== 'string' || id === '') throw badRequest(`${at}.id must be a non-empty string`);
+			if (typeof id !== 'string' || id === '')
+				throw badRequest(`${at}.id must be a non-empty string`);
 			if (ids.has(id)) throw badRequest(`${at}.id "${id}" is used twice`);
 			ids.add(id);
 		}
-		if (options !== undefined && !Array.isArray(options)) throw badRequest(`${at}.options must be an array`);
-		return { id: id as string | undefined, name, type, options: options as QuestionSpec['options'] };
+		if (options !== undefined && !Array.isArray(options))
+			throw badRequest(`${at}.options must be an array`);
+		return {
+			id: id as string | undefined,
+			name,
+			type,
+			options: options as QuestionSpec['options'],
+		};
 	});
 }
 
@@ -112,7 +128,11 @@ const info: ControlHandler = (ctx, { incoming }) => {
 			basePath: a.basePath,
 			apiRoot: `${origin}${a.basePath}/v1/api`,
 			apiKeys: a.apiKeys.map((k) => k.key),
-			forms: ctx.store.formsOf(a.id).map((f) => ({ formId: f.id, name: f.name, submissions: ctx.store.submissionsOf(f.id).size })),
+			forms: ctx.store.formsOf(a.id).map((f) => ({
+				formId: f.id,
+				name: f.name,
+				submissions: ctx.store.submissionsOf(f.id).size,
+			})),
 		})),
 		oauthClients: [...ctx.store.oauthClients.values()],
 	});
@@ -132,7 +152,8 @@ const createForm: ControlHandler = (ctx, { body }) => {
 	const name = optionalString(body, 'name');
 	if (!name) throw badRequest('name is required');
 	const formId = optionalString(body, 'formId');
-	if (formId !== undefined && (formId === '' || ctx.store.forms.has(formId))) throw badRequest(`formId "${formId}" is empty or taken`);
+	if (formId !== undefined && (formId === '' || ctx.store.forms.has(formId)))
+		throw badRequest(`formId "${formId}" is empty or taken`);
 	const spec: FormSpec = {
 		id: formId,
 		name,
@@ -155,7 +176,8 @@ function resolveAnswers(form: FormRecord, answers: unknown): Map<string, unknown
 		throw badRequest('answers must be an object: {questionIdOrName: value}');
 	}
 	for (const [key, value] of Object.entries(answers)) {
-		const question = form.questions.find((q) => q.id === key) ?? form.questions.find((q) => q.name === key);
+		const question =
+			form.questions.find((q) => q.id === key) ?? form.questions.find((q) => q.name === key);
 		if (!question) throw badRequest(`answers: the form has no question with id or name "${key}"`);
 		resolved.set(question.id, value);
 	}
@@ -169,30 +191,59 @@ const respond: ControlHandler = async (ctx, { params, body }) => {
 	const preview = optionalBoolean(body, 'preview', false);
 	const fillUnanswered = optionalBoolean(body, 'fillUnanswered', true);
 	const overrides = (body.submission ?? {}) as Partial<Submission>;
-	if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) throw badRequest('submission must be an object');
+	if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
+		throw badRequest('submission must be an object');
 	const list = ctx.store.submissionsOf(form.id);
-	if (overrides.submissionId !== undefined && (typeof overrides.submissionId !== 'string' || list.get(overrides.submissionId))) {
-		throw new ApiError(409, `submissionId ${String(overrides.submissionId)} is not a string or already exists`);
+	if (
+		overrides.submissionId !== undefined &&
+		(typeof overrides.submissionId !== 'string' || list.get(overrides.submissionId))
+	) {
+		throw new ApiError(
+			409,
+			`submissionId ${String(overrides.submissionId)} is not a string or already exists`,
+		);
 	}
 	let timeMs = Date.now();
 	if (overrides.submissionTime !== undefined) {
-		const parsed = typeof overrides.submissionTime === 'string' ? parseIsoDateTime(overrides.submissionTime) : undefined;
-		if (parsed === undefined) throw badRequest('submission.submissionTime must be an ISO 8601 date-time with a time zone');
+		const parsed =
+			typeof overrides.submissionTime === 'string'
+				? parseIsoDateTime(overrides.submissionTime)
+				: undefined;
+		if (parsed === undefined)
+			throw badRequest('submission.submissionTime must be an ISO 8601 date-time with a time zone');
 		timeMs = parsed;
 	}
-	const parts = randomParts(form, ctx.store.rng, { submissionId: overrides.submissionId ?? ctx.store.newSubmissionId(form.id), timeMs, status });
+	const parts = randomParts(form, ctx.store.rng, {
+		submissionId: overrides.submissionId ?? ctx.store.newSubmissionId(form.id),
+		timeMs,
+		status,
+	});
 	if (!fillUnanswered) parts.answers.clear();
 	for (const [id, value] of resolveAnswers(form, body.answers)) parts.answers.set(id, value);
-	const submission: Submission = { ...buildSubmission(form, parts), ...overrides, submissionTime: new Date(timeMs).toISOString() };
+	const submission: Submission = {
+		...buildSubmission(form, parts),
+		...overrides,
+		submissionTime: new Date(timeMs).toISOString(),
+	};
 	const stored: StoredSubmission = { status, preview, timeMs, submission };
 	ctx.store.addSubmissions(form.id, [stored]);
 
-	const webhooks = status === 'finished' && !preview ? [...ctx.store.webhooks.values()].filter((w) => w.formId === form.id) : [];
+	const webhooks =
+		status === 'finished' && !preview
+			? [...ctx.store.webhooks.values()].filter((w) => w.formId === form.id)
+			: [];
 	const deliveries = await Promise.all(
 		webhooks.map(async (webhook) => {
 			const record = await deliver(webhook, form, submission, ctx.deliveryTimeoutMs);
 			const { statusCode, error, durationMs } = record;
-			return { webhookId: webhook.id, url: webhook.url, shape: webhook.shape, statusCode, error, durationMs };
+			return {
+				webhookId: webhook.id,
+				url: webhook.url,
+				shape: webhook.shape,
+				statusCode,
+				error,
+				durationMs,
+			};
 		}),
 	);
 	if (deliveries.length) ctx.store.changed();
@@ -206,13 +257,15 @@ const generate: ControlHandler = (ctx, { params, body }) => {
 	if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > MAX_GENERATE) {
 		throw badRequest(`count must be an integer between 0 and ${MAX_GENERATE}`);
 	}
-	if (typeof stepMs !== 'number' || !Number.isInteger(stepMs) || stepMs < 0) throw badRequest('stepMs must be an integer >= 0');
+	if (typeof stepMs !== 'number' || !Number.isInteger(stepMs) || stepMs < 0)
+		throw badRequest('stepMs must be an integer >= 0');
 	const status = optionalStatus(body);
 	const preview = optionalBoolean(body, 'preview', false);
 	let startMs: number;
 	if (startTime !== undefined) {
 		const parsed = typeof startTime === 'string' ? parseIsoDateTime(startTime) : undefined;
-		if (parsed === undefined) throw badRequest('startTime must be an ISO 8601 date-time with a time zone');
+		if (parsed === undefined)
+			throw badRequest('startTime must be an ISO 8601 date-time with a time zone');
 		startMs = parsed;
 	} else {
 		// Continue after the newest submission, so repeated calls append in time order.
@@ -222,7 +275,11 @@ const generate: ControlHandler = (ctx, { params, body }) => {
 	const created: StoredSubmission[] = [];
 	for (let i = 0; i < count; i++) {
 		const timeMs = startMs + i * stepMs;
-		const parts = randomParts(form, ctx.store.rng, { submissionId: ctx.store.newSubmissionId(form.id), timeMs, status });
+		const parts = randomParts(form, ctx.store.rng, {
+			submissionId: ctx.store.newSubmissionId(form.id),
+			timeMs,
+			status,
+		});
 		created.push({ status, preview, timeMs, submission: buildSubmission(form, parts) });
 	}
 	ctx.store.addSubmissions(form.id, created);
@@ -239,7 +296,11 @@ const startChurn: ControlHandler = (ctx, { params, body }) => {
 	const form = requireForm(ctx, params.formId);
 	const { seed = form.id, changesPerList = 3 } = body;
 	if (typeof seed !== 'string') throw badRequest('seed must be a string');
-	if (typeof changesPerList !== 'number' || !Number.isInteger(changesPerList) || changesPerList < 1) {
+	if (
+		typeof changesPerList !== 'number' ||
+		!Number.isInteger(changesPerList) ||
+		changesPerList < 1
+	) {
 		throw badRequest('changesPerList must be an integer >= 1');
 	}
 	ctx.churn.start(form.id, { seed, changesPerList });
@@ -248,7 +309,8 @@ const startChurn: ControlHandler = (ctx, { params, body }) => {
 
 const deleteSubmission: ControlHandler = (ctx, { params }) => {
 	const form = requireForm(ctx, params.formId);
-	if (!ctx.store.deleteSubmission(form.id, params.submissionId)) throw notFound(`Submission ${params.submissionId} not found`);
+	if (!ctx.store.deleteSubmission(form.id, params.submissionId))
+		throw notFound(`Submission ${params.submissionId} not found`);
 	return json(200, {});
 };
 
@@ -259,15 +321,23 @@ function describeWebhook(ctx: SandboxContext, id: number) {
 	return { ...rest, account: accountId };
 }
 
-const listWebhooks: ControlHandler = (ctx) => json(200, [...ctx.store.webhooks.keys()].map((id) => describeWebhook(ctx, id)));
+const listWebhooks: ControlHandler = (ctx) =>
+	json(
+		200,
+		[...ctx.store.webhooks.keys()].map((id) => describeWebhook(ctx, id)),
+	);
 
 const patchWebhook: ControlHandler = (ctx, { params, body }) => {
 	const id = Number(params.id);
 	const webhook = ctx.store.webhooks.get(id);
 	if (!webhook) throw notFound(`Webhook ${params.id} not found`);
 	const { shape, timeoutMs } = body;
-	if (shape !== undefined && shape !== 'wrapped' && shape !== 'bare') throw badRequest('shape must be one of: wrapped, bare');
-	if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1)) {
+	if (shape !== undefined && shape !== 'wrapped' && shape !== 'bare')
+		throw badRequest('shape must be one of: wrapped, bare');
+	if (
+		timeoutMs !== undefined &&
+		(typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1)
+	) {
 		throw badRequest('timeoutMs must be an integer >= 1');
 	}
 	if (shape !== undefined) webhook.shape = shape;
@@ -284,9 +354,12 @@ const createAccount: ControlHandler = (ctx, { body, incoming }) => {
 	const basePath = optionalString(body, 'basePath') ?? '';
 	const name = optionalString(body, 'name');
 	if (!BASE_PATH.test(basePath) || RESERVED_BASE_PATHS.has(basePath)) {
-		throw badRequest('basePath must be "" or one lowercase path segment such as "/eu" (not /v1, /_sandbox, /public, /authorize, /t)');
+		throw badRequest(
+			'basePath must be "" or one lowercase path segment such as "/eu" (not /v1, /_sandbox, /public, /authorize, /t)',
+		);
 	}
-	if (apiKey !== undefined && (apiKey === '' || ctx.store.accountForBearer(apiKey))) throw badRequest('apiKey is empty or already in use');
+	if (apiKey !== undefined && (apiKey === '' || ctx.store.accountForBearer(apiKey)))
+		throw badRequest('apiKey is empty or already in use');
 	const account = ctx.store.addAccount({ apiKey, basePath, name });
 	return json(200, {
 		id: account.id,
@@ -299,9 +372,13 @@ const createAccount: ControlHandler = (ctx, { body, incoming }) => {
 
 const createOAuthClient: ControlHandler = (ctx, { body }) => {
 	const redirectUris = optionalStringList(body, 'redirectUris');
-	if (!redirectUris || redirectUris.length === 0) throw badRequest('redirectUris must be a non-empty array of URIs (a trailing * allows a prefix)');
+	if (!redirectUris || redirectUris.length === 0)
+		throw badRequest(
+			'redirectUris must be a non-empty array of URIs (a trailing * allows a prefix)',
+		);
 	const clientId = optionalString(body, 'clientId') ?? ctx.store.rng.uuid();
-	if (ctx.store.oauthClients.has(clientId)) throw badRequest(`clientId "${clientId}" already exists`);
+	if (ctx.store.oauthClients.has(clientId))
+		throw badRequest(`clientId "${clientId}" already exists`);
 	const client = {
 		clientId,
 		clientSecret: optionalString(body, 'clientSecret') ?? ctx.store.rng.hex(48),
@@ -316,20 +393,51 @@ const createOAuthClient: ControlHandler = (ctx, { body }) => {
 export const CONTROL_ROUTES: ReadonlyArray<Route<ControlHandler>> = [
 	{ method: 'GET', template: '/_sandbox/info', handler: info },
 	{ method: 'POST', template: '/_sandbox/reset', handler: reset },
-	{ method: 'GET', template: '/_sandbox/faults', handler: (ctx) => json(200, ctx.faults.describe()) },
-	{ method: 'POST', template: '/_sandbox/faults', handler: (ctx, { body }) => (ctx.faults.configure(body), json(200, ctx.faults.describe())) },
-	{ method: 'DELETE', template: '/_sandbox/faults', handler: (ctx) => (ctx.faults.clear(), json(200, ctx.faults.describe())) },
+	{
+		method: 'GET',
+		template: '/_sandbox/faults',
+		handler: (ctx) => json(200, ctx.faults.describe()),
+	},
+	{
+		method: 'POST',
+		template: '/_sandbox/faults',
+		handler: (ctx, { body }) => (ctx.faults.configure(body), json(200, ctx.faults.describe())),
+	},
+	{
+		method: 'DELETE',
+		template: '/_sandbox/faults',
+		handler: (ctx) => (ctx.faults.clear(), json(200, ctx.faults.describe())),
+	},
 	{ method: 'POST', template: '/_sandbox/forms', handler: createForm },
 	{ method: 'POST', template: '/_sandbox/forms/:formId/respond', handler: respond },
 	{ method: 'POST', template: '/_sandbox/forms/:formId/generate', handler: generate },
-	{ method: 'DELETE', template: '/_sandbox/forms/:formId/submissions/:submissionId', handler: deleteSubmission },
+	{
+		method: 'DELETE',
+		template: '/_sandbox/forms/:formId/submissions/:submissionId',
+		handler: deleteSubmission,
+	},
 	{ method: 'POST', template: '/_sandbox/forms/:formId/churn', handler: startChurn },
-	{ method: 'GET', template: '/_sandbox/forms/:formId/churn', handler: (ctx, { params }) => json(200, ctx.churn.describe(requireForm(ctx, params.formId).id)) },
-	{ method: 'DELETE', template: '/_sandbox/forms/:formId/churn', handler: (ctx, { params }) => (ctx.churn.stop(params.formId), json(200, ctx.churn.describe(params.formId))) },
+	{
+		method: 'GET',
+		template: '/_sandbox/forms/:formId/churn',
+		handler: (ctx, { params }) => json(200, ctx.churn.describe(requireForm(ctx, params.formId).id)),
+	},
+	{
+		method: 'DELETE',
+		template: '/_sandbox/forms/:formId/churn',
+		handler: (ctx, { params }) => (
+			ctx.churn.stop(params.formId),
+			json(200, ctx.churn.describe(params.formId))
+		),
+	},
 	{ method: 'GET', template: '/_sandbox/webhooks', handler: listWebhooks },
 	{ method: 'PATCH', template: '/_sandbox/webhooks/:id', handler: patchWebhook },
 	{ method: 'GET', template: '/_sandbox/stats', handler: (ctx) => json(200, ctx.stats.snapshot()) },
-	{ method: 'POST', template: '/_sandbox/stats/reset', handler: (ctx) => (ctx.stats.reset(), json(200, ctx.stats.snapshot())) },
+	{
+		method: 'POST',
+		template: '/_sandbox/stats/reset',
+		handler: (ctx) => (ctx.stats.reset(), json(200, ctx.stats.snapshot())),
+	},
 	{ method: 'POST', template: '/_sandbox/accounts', handler: createAccount },
 	{ method: 'POST', template: '/_sandbox/oauth/clients', handler: createOAuthClient },
 ];

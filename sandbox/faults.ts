@@ -49,10 +49,12 @@ function parseMatcher(value: Record<string, unknown>, field: string): CountedRul
 	if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
 		throw badRequest(`${field}.count must be an integer >= 1`);
 	}
-	if (method !== undefined && typeof method !== 'string') throw badRequest(`${field}.method must be a string such as "POST"`);
+	if (method !== undefined && typeof method !== 'string')
+		throw badRequest(`${field}.method must be a string such as "POST"`);
 	let pattern: RegExp | undefined;
 	if (pathPattern !== undefined) {
-		if (typeof pathPattern !== 'string') throw badRequest(`${field}.pathPattern must be a string (a regular expression)`);
+		if (typeof pathPattern !== 'string')
+			throw badRequest(`${field}.pathPattern must be a string (a regular expression)`);
 		pattern = regExpOrUndefined(pathPattern);
 		if (!pattern) throw badRequest(`${field}.pathPattern is not a valid regular expression`);
 	}
@@ -84,7 +86,9 @@ function parseFailRule(rule: Record<string, unknown>): FailRule {
 function parseTruncateRule(rule: Record<string, unknown>): TruncateRule {
 	const { keep } = rule;
 	if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0) {
-		throw badRequest('truncateNext.keep must be an integer >= 0: how many submissions the answer keeps');
+		throw badRequest(
+			'truncateNext.keep must be an integer >= 0: how many submissions the answer keeps',
+		);
 	}
 	return { ...parseMatcher(rule, 'truncateNext'), keep };
 }
@@ -100,16 +104,28 @@ export class Faults {
 	configure(body: unknown): void {
 		if (!isObject(body)) throw badRequest('Body must be a JSON object');
 		const { latencyMs, failNext, dropNext, dropAfterProcessingNext, truncateNext } = body;
-		if (latencyMs !== undefined && (typeof latencyMs !== 'number' || latencyMs < 0 || !Number.isFinite(latencyMs))) {
+		if (
+			latencyMs !== undefined &&
+			(typeof latencyMs !== 'number' || latencyMs < 0 || !Number.isFinite(latencyMs))
+		) {
 			throw badRequest('latencyMs must be a number >= 0');
 		}
-		const fail = failNext === undefined ? undefined : listOf(failNext, 'failNext').map(parseFailRule);
-		const drop = dropNext === undefined ? undefined : listOf(dropNext, 'dropNext').map((r) => parseMatcher(r, 'dropNext'));
+		const fail =
+			failNext === undefined ? undefined : listOf(failNext, 'failNext').map(parseFailRule);
+		const drop =
+			dropNext === undefined
+				? undefined
+				: listOf(dropNext, 'dropNext').map((r) => parseMatcher(r, 'dropNext'));
 		const dropAfter =
 			dropAfterProcessingNext === undefined
 				? undefined
-				: listOf(dropAfterProcessingNext, 'dropAfterProcessingNext').map((r) => parseMatcher(r, 'dropAfterProcessingNext'));
-		const truncate = truncateNext === undefined ? undefined : listOf(truncateNext, 'truncateNext').map(parseTruncateRule);
+				: listOf(dropAfterProcessingNext, 'dropAfterProcessingNext').map((r) =>
+						parseMatcher(r, 'dropAfterProcessingNext'),
+					);
+		const truncate =
+			truncateNext === undefined
+				? undefined
+				: listOf(truncateNext, 'truncateNext').map(parseTruncateRule);
 		// Validate everything first, then apply, so a bad request changes nothing.
 		if (latencyMs !== undefined) this.latencyMs = latencyMs as number;
 		if (fail) this.fail = fail;
@@ -129,7 +145,12 @@ export class Faults {
 	describe() {
 		return {
 			latencyMs: this.latencyMs,
-			failNext: this.fail.map((rule) => ({ ...describeRule(rule), status: rule.status, body: rule.body, text: rule.text })),
+			failNext: this.fail.map((rule) => ({
+				...describeRule(rule),
+				status: rule.status,
+				body: rule.body,
+				text: rule.text,
+			})),
 			dropNext: this.drop.map(describeRule),
 			dropAfterProcessingNext: this.dropAfter.map(describeRule),
 			truncateNext: this.truncate.map((rule) => ({ ...describeRule(rule), keep: rule.keep })),
@@ -139,7 +160,10 @@ export class Faults {
 	/** Uses up one count of the first matching rule. */
 	private take<R extends CountedRule>(rules: R[], method: string, path: string): R | undefined {
 		const rule = rules.find(
-			(r) => r.remaining > 0 && (!r.method || r.method === method) && (!r.pathPattern || r.pathPattern.test(path)),
+			(r) =>
+				r.remaining > 0 &&
+				(!r.method || r.method === method) &&
+				(!r.pathPattern || r.pathPattern.test(path)),
 		);
 		if (!rule) return undefined;
 		rule.remaining--;
@@ -167,5 +191,8 @@ export class Faults {
 }
 
 export function forcedFailureError(status: number): ApiError {
-	return new ApiError(status, status === 429 ? RATE_LIMIT_MESSAGE : `Sandbox fault injection: forced ${status}`);
+	return new ApiError(
+		status,
+		status === 429 ? RATE_LIMIT_MESSAGE : `Sandbox fault injection: forced ${status}`,
+	);
 }

@@ -1,6 +1,14 @@
 /** Builds form records from a compact description; used by the seed and by `POST /_sandbox/forms`. */
 import type { Prng } from './prng';
-import type { CalculationDef, CalculationType, ChoiceOption, FormRecord, FormTag, NamedField, QuestionDef } from './types';
+import type {
+	CalculationDef,
+	CalculationType,
+	ChoiceOption,
+	FormRecord,
+	FormTag,
+	NamedField,
+	QuestionDef,
+} from './types';
 
 export interface QuestionSpec {
 	id?: string;
@@ -50,7 +58,13 @@ export function newFormId(rng: Prng, taken: (id: string) => boolean): string {
 	return id;
 }
 
-export function createFormRecord(rng: Prng, accountId: string, formId: string, numericId: number, spec: FormSpec): FormRecord {
+export function createFormRecord(
+	rng: Prng,
+	accountId: string,
+	formId: string,
+	numericId: number,
+	spec: FormSpec,
+): FormRecord {
 	const ids = new ShortIds(rng);
 	const questions: QuestionDef[] = spec.questions.map((q) => {
 		const question: QuestionDef = { id: ids.take(q.id), name: q.name, type: q.type };
@@ -71,13 +85,22 @@ export function createFormRecord(rng: Prng, accountId: string, formId: string, n
 	};
 	const calculations = (spec.calculations ?? []).map((c): CalculationDef => {
 		const base = { id: ids.take(), name: c.name, type: c.type };
-		if (c.op === 'minutesToDuration') return { ...base, formula: { op: c.op, questionId: questionId(c.question) } };
+		if (c.op === 'minutesToDuration')
+			return { ...base, formula: { op: c.op, questionId: questionId(c.question) } };
 		if (c.op === 'concat') {
-			return { ...base, formula: { op: c.op, questionIds: c.questions.map(questionId), separator: c.separator ?? ' ' } };
+			return {
+				...base,
+				formula: {
+					op: c.op,
+					questionIds: c.questions.map(questionId),
+					separator: c.separator ?? ' ',
+				},
+			};
 		}
 		return { ...base, formula: { op: c.op, questionIds: c.questions.map(questionId) } };
 	});
-	const named = (names: string[] | undefined): NamedField[] => (names ?? []).map((name) => ({ id: ids.take(), name }));
+	const named = (names: string[] | undefined): NamedField[] =>
+		(names ?? []).map((name) => ({ id: ids.take(), name }));
 	const quiz = spec.quiz ?? questions.some((q) => q.correctAnswer !== undefined);
 	return {
 		id: formId,

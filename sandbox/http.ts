@@ -11,7 +11,11 @@ export interface Reply {
 }
 
 export function json(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
-	return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(value) };
+	return {
+		status,
+		headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+		body: JSON.stringify(value),
+	};
 }
 
 export function text(status: number, body: string, headers: Record<string, string> = {}): Reply {
@@ -24,7 +28,10 @@ export function withFewerSubmissions(reply: Reply, keep: number): Reply {
 	if (!value.ok || typeof value.value !== 'object' || value.value === null) return reply;
 	const { submissions } = value.value as { submissions?: unknown };
 	if (!Array.isArray(submissions)) return reply;
-	return { ...reply, body: JSON.stringify({ ...value.value, submissions: submissions.slice(0, keep) }) };
+	return {
+		...reply,
+		body: JSON.stringify({ ...value.value, submissions: submissions.slice(0, keep) }),
+	};
 }
 
 export function html(status: number, markup: string): Reply {
@@ -32,7 +39,11 @@ export function html(status: number, markup: string): Reply {
 }
 
 export function redirect(location: string): Reply {
-	return { status: 302, headers: { location, 'content-type': 'text/plain; charset=utf-8' }, body: `Redirecting to ${location}` };
+	return {
+		status: 302,
+		headers: { location, 'content-type': 'text/plain; charset=utf-8' },
+		body: `Redirecting to ${location}`,
+	};
 }
 
 export function errorReply(error: ApiError, headers: Record<string, string> = {}): Reply {
@@ -100,16 +111,19 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 /** A JSON object body; an empty body counts as `{}`. */
 export function objectBody(headers: Headers, text: string): Record<string, unknown> {
 	const body = parseJsonBody(headers, text) ?? {};
-	if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'Body must be a JSON object');
+	if (typeof body !== 'object' || body === null || Array.isArray(body))
+		throw new ApiError(400, 'Body must be a JSON object');
 	return body as Record<string, unknown>;
 }
 
 /** Fields of a JSON object or an application/x-www-form-urlencoded body, as strings. */
 export function parseFieldsBody(headers: Headers, text: string): Record<string, string> {
-	if (mediaType(headers) === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text));
+	if (mediaType(headers) === 'application/x-www-form-urlencoded')
+		return Object.fromEntries(new URLSearchParams(text));
 	const value = parseJsonBody(headers, text);
 	if (value === undefined) return {};
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError(400, 'Body must be a JSON object');
+	if (typeof value !== 'object' || value === null || Array.isArray(value))
+		throw new ApiError(400, 'Body must be a JSON object');
 	const fields: Record<string, string> = {};
 	for (const [key, field] of Object.entries(value)) {
 		if (typeof field === 'string' || typeof field === 'number') fields[key] = String(field);
@@ -146,7 +160,11 @@ function matchTemplate(template: string, path: string): Record<string, string> |
 	return params;
 }
 
-export function matchRoute<H>(routes: ReadonlyArray<Route<H>>, method: string, path: string): RouteMatch<H> {
+export function matchRoute<H>(
+	routes: ReadonlyArray<Route<H>>,
+	method: string,
+	path: string,
+): RouteMatch<H> {
 	for (const route of routes) {
 		if (route.method !== method) continue;
 		const params = matchTemplate(route.template, path);

@@ -60,7 +60,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 	if (options.dataFile) {
 		const saved = readStateFile<PersistedState>(options.dataFile);
 		if (saved) {
-			if (saved.version !== 1) throw new Error(`${options.dataFile}: unsupported state version ${String(saved.version)}`);
+			if (saved.version !== 1)
+				throw new Error(`${options.dataFile}: unsupported state version ${String(saved.version)}`);
 			store.load(saved);
 		}
 		stateFile = new StateFile(options.dataFile, () => store.snapshot());
@@ -97,7 +98,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 			formIds: [...store.demoFormIds],
 			euApiKey: euAccount?.apiKeys[0].key ?? '',
 			euApiRoot: `${origin}${euAccount?.basePath ?? '/eu'}/v1/api`,
-			oauthClient: { clientId: demoClient?.clientId ?? '', clientSecret: demoClient?.clientSecret ?? '' },
+			oauthClient: {
+				clientId: demoClient?.clientId ?? '',
+				clientSecret: demoClient?.clientSecret ?? '',
+			},
 		},
 		context,
 		close() {

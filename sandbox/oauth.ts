@@ -28,16 +28,28 @@ interface ConsentRequest {
 }
 
 /** Checks a consent request; problems are shown as a page, never redirected (the URI may be hostile). */
-function checkConsentRequest(ctx: SandboxContext, fields: Record<string, string | undefined>): ConsentRequest {
-	const { client_id: clientId, redirect_uri: redirectUri, state, account: accountId, response_type: responseType } = fields;
+function checkConsentRequest(
+	ctx: SandboxContext,
+	fields: Record<string, string | undefined>,
+): ConsentRequest {
+	const {
+		client_id: clientId,
+		redirect_uri: redirectUri,
+		state,
+		account: accountId,
+		response_type: responseType,
+	} = fields;
 	if (!clientId) throw new ConsentError('client_id is missing.');
 	const client = ctx.store.oauthClients.get(clientId);
 	if (!client) throw new ConsentError(`No OAuth application has the client id "${clientId}".`);
 	if (!redirectUri) throw new ConsentError('redirect_uri is missing.');
 	if (!redirectAllowed(client, redirectUri)) {
-		throw new ConsentError(`The redirect_uri "${redirectUri}" is not registered for ${client.name}.`);
+		throw new ConsentError(
+			`The redirect_uri "${redirectUri}" is not registered for ${client.name}.`,
+		);
 	}
-	if (responseType !== undefined && responseType !== 'code') throw new ConsentError('response_type must be "code".');
+	if (responseType !== undefined && responseType !== 'code')
+		throw new ConsentError('response_type must be "code".');
 	const account = accountId ? ctx.store.accounts.get(accountId) : ctx.store.demoAccount();
 	if (!account) throw new ConsentError(`No account has the id "${accountId}".`);
 	return { client, redirectUri, state, account };
@@ -45,12 +57,14 @@ function checkConsentRequest(ctx: SandboxContext, fields: Record<string, string 
 
 function withQuery(uri: string, params: Record<string, string | undefined>): string {
 	const url = new URL(uri);
-	for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+	for (const [name, value] of Object.entries(params))
+		if (value !== undefined) url.searchParams.set(name, value);
 	return url.toString();
 }
 
 function consentErrorReply(error: unknown): Reply {
-	if (error instanceof ConsentError) return html(400, errorPage('Authorization failed', error.message));
+	if (error instanceof ConsentError)
+		return html(400, errorPage('Authorization failed', error.message));
 	throw error;
 }
 
@@ -107,7 +121,8 @@ export function decideConsent(ctx: SandboxContext, incoming: Incoming): Reply {
 		});
 		return redirect(withQuery(request.redirectUri, { code, state: request.state }));
 	} catch (error) {
-		if (error instanceof ApiError) return html(error.status, errorPage('Authorization failed', error.message));
+		if (error instanceof ApiError)
+			return html(error.status, errorPage('Authorization failed', error.message));
 		return consentErrorReply(error);
 	}
 }
@@ -126,9 +141,11 @@ function basicCredentials(header: string | string[] | undefined): { id?: string;
 	const match = value ? /^Basic\s+(\S+)$/i.exec(value.trim()) : null;
 	if (!match) return {};
 	const decoded = base64OrUndefined(match[1]);
-	if (decoded === undefined) throw badRequest('Authorization: Basic credentials are not valid base64');
+	if (decoded === undefined)
+		throw badRequest('Authorization: Basic credentials are not valid base64');
 	const colon = decoded.indexOf(':');
-	if (colon < 0) throw badRequest('Authorization: Basic credentials must be client_id:client_secret');
+	if (colon < 0)
+		throw badRequest('Authorization: Basic credentials must be client_id:client_secret');
 	const decode = (text: string) => {
 		try {
 			return decodeURIComponent(text.replace(/\+/g, ' '));
@@ -149,20 +166,28 @@ export function exchangeCode(ctx: SandboxContext, incoming: Incoming): Reply {
 		throw badRequest(`grant_type must be "authorization_code"; got "${fields.grant_type}"`);
 	}
 	if (!fields.code) throw badRequest('code is required');
-	if (!clientId) throw badRequest('client_id is required (in the body or as HTTP Basic credentials)');
+	if (!clientId)
+		throw badRequest('client_id is required (in the body or as HTTP Basic credentials)');
 	const client = ctx.store.oauthClients.get(clientId);
-	if (!client || clientSecret !== client.clientSecret) throw new ApiError(401, 'Invalid client credentials');
+	if (!client || clientSecret !== client.clientSecret)
+		throw new ApiError(401, 'Invalid client credentials');
 	const code = ctx.store.authCodes.get(fields.code);
 	if (!code || code.clientId !== client.clientId) throw badRequest('Invalid authorization code');
 	if (code.used) throw badRequest('Authorization code has already been used');
 	if (Date.now() > code.expiresAtMs) throw badRequest('Authorization code has expired');
 	if (!fields.redirect_uri) throw badRequest('redirect_uri is required');
-	if (fields.redirect_uri !== code.redirectUri) throw badRequest('redirect_uri does not match the one used to obtain the code');
+	if (fields.redirect_uri !== code.redirectUri)
+		throw badRequest('redirect_uri does not match the one used to obtain the code');
 	const account = ctx.store.accounts.get(code.accountId);
 	if (!account) throw badRequest('The account that granted this code no longer exists');
 	code.used = true;
 	const token = `fillout_token_${randomBytes(24).toString('hex')}`;
-	ctx.store.accessTokens.set(token, { token, accountId: account.id, clientId: client.clientId, createdAt: new Date().toISOString() });
+	ctx.store.accessTokens.set(token, {
+		token,
+		accountId: account.id,
+		clientId: client.clientId,
+		createdAt: new Date().toISOString(),
+	});
 	ctx.store.changed();
 	// Exactly these two fields: no token_type, expires_in or refresh_token on the live service.
 	return json(200, { access_token: token, base_url: `${incoming.origin}${account.basePath}` });
@@ -171,8 +196,10 @@ export function exchangeCode(ctx: SandboxContext, incoming: Incoming): Reply {
 /** The live endpoint reads the token from a header named `Authentication` (sic). */
 export function invalidateToken(ctx: SandboxContext, incoming: Incoming): Reply {
 	const token = bearerValue(incoming.headers.authentication);
-	if (!token) throw badRequest('Authentication header missing: send "Authentication: Bearer <access token>"');
-	if (!ctx.store.accessTokens.delete(token)) throw new ApiError(401, 'Invalid or already invalidated access token');
+	if (!token)
+		throw badRequest('Authentication header missing: send "Authentication: Bearer <access token>"');
+	if (!ctx.store.accessTokens.delete(token))
+		throw new ApiError(401, 'Invalid or already invalidated access token');
 	ctx.store.changed();
 	return json(200, {});
 }

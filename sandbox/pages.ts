@@ -2,7 +2,10 @@
 import type { Account, OAuthClient, Submission } from './types';
 
 export function escapeHtml(text: string): string {
-	return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+	return text.replace(
+		/[&<>"']/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+	);
 }
 
 function page(title: string, body: string): string {
@@ -37,8 +40,15 @@ export interface ConsentPage {
 }
 
 /** A real form POSTed back to /authorize/oauth; #allow and #deny are stable ids for browser tests. */
-export function consentPage({ client, redirectUri, state, accounts, selectedAccountId }: ConsentPage): string {
-	const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+export function consentPage({
+	client,
+	redirectUri,
+	state,
+	accounts,
+	selectedAccountId,
+}: ConsentPage): string {
+	const hidden = (name: string, value: string) =>
+		`<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 	const options = accounts
 		.map(
 			(a) =>
@@ -68,13 +78,19 @@ ${chooser}
 }
 
 export function errorPage(title: string, message: string): string {
-	return page(title, `<div class="card"><h1 class="error">${escapeHtml(title)}</h1><p id="error-message">${escapeHtml(message)}</p></div>`);
+	return page(
+		title,
+		`<div class="card"><h1 class="error">${escapeHtml(title)}</h1><p id="error-message">${escapeHtml(message)}</p></div>`,
+	);
 }
 
 /** Where editLink points: shows the answers read-only (the sandbox has no form editor). */
 export function editPage(formName: string, submission: Submission): string {
 	const rows = submission.questions
-		.map((q) => `<tr><th>${escapeHtml(q.name)}</th><td>${escapeHtml(JSON.stringify(q.value))}</td></tr>`)
+		.map(
+			(q) =>
+				`<tr><th>${escapeHtml(q.name)}</th><td>${escapeHtml(JSON.stringify(q.value))}</td></tr>`,
+		)
 		.join('\n');
 	return page(
 		`Edit submission – ${formName}`,
@@ -83,6 +99,11 @@ export function editPage(formName: string, submission: Submission): string {
 }
 
 export function indexPage(lines: Array<[string, string]>): string {
-	const items = lines.map(([label, value]) => `<li>${escapeHtml(label)}: <code>${escapeHtml(value)}</code></li>`).join('\n');
-	return page('Fillout API sandbox', `<h1>Fillout API sandbox</h1><ul>${items}</ul><p>See sandbox/README.md for the control endpoints.</p>`);
+	const items = lines
+		.map(([label, value]) => `<li>${escapeHtml(label)}: <code>${escapeHtml(value)}</code></li>`)
+		.join('\n');
+	return page(
+		'Fillout API sandbox',
+		`<h1>Fillout API sandbox</h1><ul>${items}</ul><p>See sandbox/README.md for the control endpoints.</p>`,
+	);
 }

@@ -38,7 +38,8 @@ export class RateLimiter {
 	}
 
 	private prune(now: number): void {
-		for (const [key, window] of this.windows) if (now - window.startMs >= WINDOW_MS) this.windows.delete(key);
+		for (const [key, window] of this.windows)
+			if (now - window.startMs >= WINDOW_MS) this.windows.delete(key);
 	}
 
 	private headers(window: Window): Record<string, string> {

@@ -23,8 +23,16 @@ const FEEDBACK: FormSpec = {
 		{ name: 'Email', type: 'EmailInput' },
 		{ name: 'How would you rate us?', type: 'StarRating' },
 		{ name: 'How likely are you to recommend us to a friend?', type: 'OpinionScale' },
-		{ name: 'Which product do you use most?', type: 'MultipleChoice', options: ['Forms', 'Scheduling', 'Payments', 'Surveys'] },
-		{ name: 'Which features do you use?', type: 'Checkboxes', options: ['Conditional logic', 'Webhooks', 'Integrations', 'PDF export', 'Quizzes'] },
+		{
+			name: 'Which product do you use most?',
+			type: 'MultipleChoice',
+			options: ['Forms', 'Scheduling', 'Payments', 'Surveys'],
+		},
+		{
+			name: 'Which features do you use?',
+			type: 'Checkboxes',
+			options: ['Conditional logic', 'Webhooks', 'Integrations', 'PDF export', 'Quizzes'],
+		},
 		{ name: 'Anything else you would like to tell us?', type: 'LongAnswer' },
 		{ name: 'Team size', type: 'NumberInput' },
 		{ name: 'Customer since', type: 'DatePicker' },
@@ -32,8 +40,19 @@ const FEEDBACK: FormSpec = {
 		{ name: '3D product scan', type: 'HologramInput' },
 	],
 	calculations: [
-		{ name: 'Satisfaction score', type: 'number', op: 'sum', questions: ['How would you rate us?', 'How likely are you to recommend us to a friend?'] },
-		{ name: 'Respondent', type: 'text', op: 'concat', questions: ['Your name', 'Email'], separator: ' – ' },
+		{
+			name: 'Satisfaction score',
+			type: 'number',
+			op: 'sum',
+			questions: ['How would you rate us?', 'How likely are you to recommend us to a friend?'],
+		},
+		{
+			name: 'Respondent',
+			type: 'text',
+			op: 'concat',
+			questions: ['Your name', 'Email'],
+			separator: ' – ',
+		},
 	],
 	urlParameters: ['utm_source', 'ref'],
 };
@@ -47,8 +66,20 @@ const EVENT: FormSpec = {
 		{ name: 'Email', type: 'EmailInput' },
 		{ name: 'Phone', type: 'PhoneNumber' },
 		{ name: 'Billing address', type: 'Address' },
-		{ name: 'Ticket type', type: 'Dropdown', options: [{ value: 'general', label: 'General admission' }, { value: 'vip', label: 'VIP' }, { value: 'student', label: 'Student' }] },
-		{ name: 'Workshops', type: 'MultiSelect', options: ['Automation 101', 'Advanced webhooks', 'Design systems', 'Data privacy'] },
+		{
+			name: 'Ticket type',
+			type: 'Dropdown',
+			options: [
+				{ value: 'general', label: 'General admission' },
+				{ value: 'vip', label: 'VIP' },
+				{ value: 'student', label: 'Student' },
+			],
+		},
+		{
+			name: 'Workshops',
+			type: 'MultiSelect',
+			options: ['Automation 101', 'Advanced webhooks', 'Design systems', 'Data privacy'],
+		},
 		{ name: 'Arrival', type: 'DateTimePicker' },
 		{ name: 'Preferred session time', type: 'TimePicker' },
 		{ name: 'Travel dates', type: 'DateRange' },
@@ -59,7 +90,12 @@ const EVENT: FormSpec = {
 	],
 	calculations: [
 		{ name: 'Extra seats', type: 'number', op: 'sum', questions: ['Guests'] },
-		{ name: 'Talk length', type: 'duration', op: 'minutesToDuration', question: 'Talk length (minutes)' },
+		{
+			name: 'Talk length',
+			type: 'duration',
+			op: 'minutesToDuration',
+			question: 'Talk length (minutes)',
+		},
 		{ name: 'Badge name', type: 'text', op: 'concat', questions: ['Full name'] },
 	],
 	urlParameters: ['utm_source'],
@@ -73,11 +109,36 @@ const QUIZ: FormSpec = {
 	quiz: true,
 	questions: [
 		{ name: 'Your name', type: 'ShortAnswer' },
-		{ name: 'What is the capital of Australia?', type: 'MultipleChoice', options: ['Sydney', 'Canberra', 'Melbourne'], correctAnswer: 'Canberra' },
-		{ name: 'Which is the longest river?', type: 'MultipleChoice', options: ['Nile', 'Amazon', 'Yangtze'], correctAnswer: 'Nile' },
-		{ name: 'Which is the largest ocean?', type: 'MultipleChoice', options: ['Atlantic', 'Indian', 'Pacific'], correctAnswer: 'Pacific' },
-		{ name: 'Which country spans the most time zones?', type: 'MultipleChoice', options: ['France', 'Russia', 'United States'], correctAnswer: 'France' },
-		{ name: 'Mount Everest lies on the border of Nepal and…', type: 'MultipleChoice', options: ['China', 'India', 'Bhutan'], correctAnswer: 'China' },
+		{
+			name: 'What is the capital of Australia?',
+			type: 'MultipleChoice',
+			options: ['Sydney', 'Canberra', 'Melbourne'],
+			correctAnswer: 'Canberra',
+		},
+		{
+			name: 'Which is the longest river?',
+			type: 'MultipleChoice',
+			options: ['Nile', 'Amazon', 'Yangtze'],
+			correctAnswer: 'Nile',
+		},
+		{
+			name: 'Which is the largest ocean?',
+			type: 'MultipleChoice',
+			options: ['Atlantic', 'Indian', 'Pacific'],
+			correctAnswer: 'Pacific',
+		},
+		{
+			name: 'Which country spans the most time zones?',
+			type: 'MultipleChoice',
+			options: ['France', 'Russia', 'United States'],
+			correctAnswer: 'France',
+		},
+		{
+			name: 'Mount Everest lies on the border of Nepal and…',
+			type: 'MultipleChoice',
+			options: ['China', 'India', 'Bhutan'],
+			correctAnswer: 'China',
+		},
 	],
 	urlParameters: ['class'],
 };
@@ -93,7 +154,11 @@ const JOBS: FormSpec = {
 		{ name: 'Cover letter', type: 'LongAnswer' },
 		{ name: 'Expected salary', type: 'CurrencyInput' },
 		{ name: 'Department', type: 'Dropdown', options: ['Engineering', 'Product', 'Design'] },
-		{ name: 'Rank these perks', type: 'Ranking', options: ['Remote work', 'Learning budget', '4-day week', 'Equity'] },
+		{
+			name: 'Rank these perks',
+			type: 'Ranking',
+			options: ['Remote work', 'Learning budget', '4-day week', 'Equity'],
+		},
 		{ name: 'Rate our interview process', type: 'Matrix' },
 		{ name: 'Years of experience', type: 'Slider' },
 		{ name: 'Favourite colour', type: 'ColorPicker' },
@@ -112,7 +177,11 @@ const JOBS: FormSpec = {
 		{ name: 'Or book via Calendly', type: 'Calendly' },
 		{ name: 'Application fee', type: 'Payment' },
 		{ name: 'Earliest start date', type: 'DatePicker' },
-		{ name: 'Which skills do you bring?', type: 'Checkboxes', options: ['TypeScript', 'Go', 'SQL', 'Kubernetes'] },
+		{
+			name: 'Which skills do you bring?',
+			type: 'Checkboxes',
+			options: ['TypeScript', 'Go', 'SQL', 'Kubernetes'],
+		},
 	],
 	calculations: [{ name: 'Salary (k)', type: 'number', op: 'sum', questions: ['Expected salary'] }],
 	urlParameters: ['ref', 'utm_source'],
@@ -172,7 +241,12 @@ function seedSubmissions(form: FormRecord, rng: Prng, plan: SubmissionPlan): Sto
 		}
 		const status: SubmissionStatus = rng.chance(plan.inProgressRate) ? 'in_progress' : 'finished';
 		const parts = randomParts(form, rng, { submissionId: rng.uuid(), timeMs, status });
-		stored.push({ status, preview: rng.chance(plan.previewRate), timeMs, submission: buildSubmission(form, parts) });
+		stored.push({
+			status,
+			preview: rng.chance(plan.previewRate),
+			timeMs,
+			submission: buildSubmission(form, parts),
+		});
 	}
 	return stored;
 }
@@ -194,28 +268,106 @@ export function apiKeyFrom(rng: Prng): string {
 export function buildSeed(): SeedData {
 	const rng = new Prng('fillout-sandbox-seed-v1');
 	const accounts: Account[] = [
-		{ id: DEMO_ACCOUNT_ID, name: 'Demo Workspace', basePath: '', apiKeys: [{ key: apiKeyFrom(rng), explicit: false }] },
-		{ id: EU_ACCOUNT_ID, name: 'Demo Workspace (EU)', basePath: '/eu', apiKeys: [{ key: apiKeyFrom(rng), explicit: false }] },
+		{
+			id: DEMO_ACCOUNT_ID,
+			name: 'Demo Workspace',
+			basePath: '',
+			apiKeys: [{ key: apiKeyFrom(rng), explicit: false }],
+		},
+		{
+			id: EU_ACCOUNT_ID,
+			name: 'Demo Workspace (EU)',
+			basePath: '/eu',
+			apiKeys: [{ key: apiKeyFrom(rng), explicit: false }],
+		},
 	];
 	const oauthClients: OAuthClient[] = [
 		{
 			clientId: rng.uuid(),
 			clientSecret: rng.hex(48),
 			name: 'n8n (sandbox demo app)',
-			redirectUris: ['http://localhost:5678/rest/oauth2-credential/callback', 'http://localhost:*', 'http://127.0.0.1:*'],
+			redirectUris: [
+				'http://localhost:5678/rest/oauth2-credential/callback',
+				'http://localhost:*',
+				'http://127.0.0.1:*',
+			],
 		},
 	];
 	const forms: FormRecord[] = [];
 	const submissions = new Map<string, StoredSubmission[]>();
 	const taken = (id: string) => forms.some((f) => f.id === id);
 	const plans: Array<[string, FormSpec, SubmissionPlan]> = [
-		[DEMO_ACCOUNT_ID, FEEDBACK, { count: 320, startMs: Date.UTC(2024, 0, 8, 9), inProgressRate: 0.06, previewRate: 0.02, tieEvery: 25 }],
-		[DEMO_ACCOUNT_ID, EVENT, { count: 45, startMs: Date.UTC(2024, 2, 1, 8), inProgressRate: 0.1, previewRate: 0.05, tieEvery: 15 }],
-		[DEMO_ACCOUNT_ID, QUIZ, { count: 30, startMs: Date.UTC(2024, 3, 15, 12), inProgressRate: 0.1, previewRate: 0, tieEvery: 0 }],
-		[DEMO_ACCOUNT_ID, JOBS, { count: 25, startMs: Date.UTC(2024, 4, 2, 10), inProgressRate: 0.12, previewRate: 0.04, tieEvery: 0 }],
-		[DEMO_ACCOUNT_ID, NEWSLETTER, { count: 0, startMs: 0, inProgressRate: 0, previewRate: 0, tieEvery: 0 }],
-		[EU_ACCOUNT_ID, EU_SURVEY, { count: 20, startMs: Date.UTC(2024, 1, 3, 7), inProgressRate: 0.1, previewRate: 0, tieEvery: 10 }],
-		[EU_ACCOUNT_ID, EU_WORKSHOP, { count: 12, startMs: Date.UTC(2024, 5, 10, 15), inProgressRate: 0, previewRate: 0, tieEvery: 0 }],
+		[
+			DEMO_ACCOUNT_ID,
+			FEEDBACK,
+			{
+				count: 320,
+				startMs: Date.UTC(2024, 0, 8, 9),
+				inProgressRate: 0.06,
+				previewRate: 0.02,
+				tieEvery: 25,
+			},
+		],
+		[
+			DEMO_ACCOUNT_ID,
+			EVENT,
+			{
+				count: 45,
+				startMs: Date.UTC(2024, 2, 1, 8),
+				inProgressRate: 0.1,
+				previewRate: 0.05,
+				tieEvery: 15,
+			},
+		],
+		[
+			DEMO_ACCOUNT_ID,
+			QUIZ,
+			{
+				count: 30,
+				startMs: Date.UTC(2024, 3, 15, 12),
+				inProgressRate: 0.1,
+				previewRate: 0,
+				tieEvery: 0,
+			},
+		],
+		[
+			DEMO_ACCOUNT_ID,
+			JOBS,
+			{
+				count: 25,
+				startMs: Date.UTC(2024, 4, 2, 10),
+				inProgressRate: 0.12,
+				previewRate: 0.04,
+				tieEvery: 0,
+			},
+		],
+		[
+			DEMO_ACCOUNT_ID,
+			NEWSLETTER,
+			{ count: 0, startMs: 0, inProgressRate: 0, previewRate: 0, tieEvery: 0 },
+		],
+		[
+			EU_ACCOUNT_ID,
+			EU_SURVEY,
+			{
+				count: 20,
+				startMs: Date.UTC(2024, 1, 3, 7),
+				inProgressRate: 0.1,
+				previewRate: 0,
+				tieEvery: 10,
+			},
+		],
+		[
+			EU_ACCOUNT_ID,
+			EU_WORKSHOP,
+			{
+				count: 12,
+				startMs: Date.UTC(2024, 5, 10, 15),
+				inProgressRate: 0,
+				previewRate: 0,
+				tieEvery: 0,
+			},
+		],
 	];
 	plans.forEach(([accountId, spec, plan], index) => {
 		const form = createFormRecord(rng, accountId, newFormId(rng, taken), 100_001 + index, spec);

@@ -5,7 +5,17 @@ import { handleApi, type ApiOutcome } from './api';
 import type { Incoming, SandboxContext } from './context';
 import { CONTROL_ROUTES } from './control';
 import { ApiError } from './errors';
-import { errorReply, html, json, matchRoute, objectBody, readBody, routeNotFound, unexpectedErrorReply, type Reply } from './http';
+import {
+	errorReply,
+	html,
+	json,
+	matchRoute,
+	objectBody,
+	readBody,
+	routeNotFound,
+	unexpectedErrorReply,
+	type Reply,
+} from './http';
 import { decideConsent, exchangeCode, invalidateToken, showConsent } from './oauth';
 import { editPage, errorPage, indexPage } from './pages';
 
@@ -31,14 +41,19 @@ async function replying(work: () => Reply | Promise<Reply>): Promise<Reply> {
 
 async function dispatch(ctx: SandboxContext, incoming: Incoming): Promise<ApiOutcome> {
 	const { method, path } = incoming;
-	const reply = (value: Reply | Promise<Reply>): Promise<ApiOutcome> => Promise.resolve(value).then((r) => ({ kind: 'reply', reply: r }));
+	const reply = (value: Reply | Promise<Reply>): Promise<ApiOutcome> =>
+		Promise.resolve(value).then((r) => ({ kind: 'reply', reply: r }));
 
 	if (path === '/_sandbox' || path.startsWith('/_sandbox/')) {
 		const match = matchRoute(CONTROL_ROUTES, method, path);
 		return reply(
 			replying(() => {
 				if (match.kind === 'none') throw routeNotFound(method, path);
-				return match.route.handler(ctx, { params: match.params, body: objectBody(incoming.headers, incoming.bodyText), incoming });
+				return match.route.handler(ctx, {
+					params: match.params,
+					body: objectBody(incoming.headers, incoming.bodyText),
+					incoming,
+				});
 			}),
 		);
 	}
@@ -50,18 +65,25 @@ async function dispatch(ctx: SandboxContext, incoming: Incoming): Promise<ApiOut
 	}
 
 	const api = API_PATH.exec(path);
-	if (api && ctx.store.basePaths().has(api[1] ?? '')) return handleApi(ctx, incoming, api[1] ?? '', api[2] ?? '');
+	if (api && ctx.store.basePaths().has(api[1] ?? ''))
+		return handleApi(ctx, incoming, api[1] ?? '', api[2] ?? '');
 
 	const edit = /^\/t\/([^/]+)$/.exec(path);
-	if (method === 'GET' && edit) return reply(editLinkPage(ctx, decodeURIComponent(edit[1]), incoming.query.get('session') ?? ''));
+	if (method === 'GET' && edit)
+		return reply(
+			editLinkPage(ctx, decodeURIComponent(edit[1]), incoming.query.get('session') ?? ''),
+		);
 	if (method === 'GET' && path === '/') {
 		return reply(
-			html(200, indexPage([
-				['API root', `${incoming.origin}/v1/api`],
-				['Demo API key', ctx.store.demoAccount().apiKeys[0].key],
-				['Authorize URL', `${incoming.origin}/authorize/oauth`],
-				['Control API', `${incoming.origin}/_sandbox/info`],
-			])),
+			html(
+				200,
+				indexPage([
+					['API root', `${incoming.origin}/v1/api`],
+					['Demo API key', ctx.store.demoAccount().apiKeys[0].key],
+					['Authorize URL', `${incoming.origin}/authorize/oauth`],
+					['Control API', `${incoming.origin}/_sandbox/info`],
+				]),
+			),
 		);
 	}
 	return reply(errorReply(routeNotFound(method, path)));
@@ -80,7 +102,12 @@ function requestOrigin(req: IncomingMessage, fallback: string): string {
 	return host && /^[A-Za-z0-9.\-:[\]]+$/.test(host) ? `http://${host}` : fallback;
 }
 
-async function handle(ctx: SandboxContext, origin: () => string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+	ctx: SandboxContext,
+	origin: () => string,
+	req: IncomingMessage,
+	res: ServerResponse,
+): Promise<void> {
 	let outcome: ApiOutcome;
 	try {
 		const bodyText = await readBody(req);
@@ -95,7 +122,10 @@ async function handle(ctx: SandboxContext, origin: () => string, req: IncomingMe
 			remoteAddress: req.socket.remoteAddress ?? 'unknown',
 		});
 	} catch (error) {
-		outcome = { kind: 'reply', reply: error instanceof ApiError ? errorReply(error) : unexpectedErrorReply(error) };
+		outcome = {
+			kind: 'reply',
+			reply: error instanceof ApiError ? errorReply(error) : unexpectedErrorReply(error),
+		};
 	}
 	if (outcome.kind === 'drop') {
 		// Fault injection: the client sees the connection close with no answer.
@@ -104,7 +134,10 @@ async function handle(ctx: SandboxContext, origin: () => string, req: IncomingMe
 	}
 	const { status, headers, body } = outcome.reply;
 	if (res.destroyed) return;
-	res.writeHead(status, { ...headers, 'content-length': String(new TextEncoder().encode(body).length) });
+	res.writeHead(status, {
+		...headers,
+		'content-length': String(new TextEncoder().encode(body).length),
+	});
 	res.end(body);
 }
 
@@ -112,7 +145,11 @@ export function createSandboxServer(ctx: SandboxContext, origin: () => string): 
 	return createServer((req, res) => {
 		void handle(ctx, origin, req, res).catch(() => {
 			if (!res.headersSent) {
-				const { status, headers, body } = json(500, { statusCode: 500, error: 'Internal Server Error', message: 'Unexpected error' });
+				const { status, headers, body } = json(500, {
+					statusCode: 500,
+					error: 'Internal Server Error',
+					message: 'Unexpected error',
+				});
 				res.writeHead(status, headers).end(body);
 			}
 		});

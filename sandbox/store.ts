@@ -49,7 +49,11 @@ export class FormSubmissions {
 			this.sortedCache = [...this.byId.values()].sort(
 				(a, b) =>
 					a.timeMs - b.timeMs ||
-					(a.submission.submissionId < b.submission.submissionId ? -1 : a.submission.submissionId > b.submission.submissionId ? 1 : 0),
+					(a.submission.submissionId < b.submission.submissionId
+						? -1
+						: a.submission.submissionId > b.submission.submissionId
+							? 1
+							: 0),
 			);
 		}
 		return this.sortedCache;
@@ -130,7 +134,10 @@ export class SandboxStore {
 			state.forms.map((f) => [
 				f.id,
 				new FormSubmissions(
-					(state.submissions[f.id] ?? []).map((s) => ({ ...s, timeMs: Date.parse(s.submission.submissionTime) })),
+					(state.submissions[f.id] ?? []).map((s) => ({
+						...s,
+						timeMs: Date.parse(s.submission.submissionTime),
+					})),
 				),
 			]),
 		);
@@ -152,7 +159,9 @@ export class SandboxStore {
 	snapshot(): PersistedState {
 		const submissions: PersistedState['submissions'] = {};
 		for (const [formId, list] of this.submissions) {
-			submissions[formId] = list.sorted().map(({ status, preview, submission }) => ({ status, preview, submission }));
+			submissions[formId] = list
+				.sorted()
+				.map(({ status, preview, submission }) => ({ status, preview, submission }));
 		}
 		return {
 			version: 1,
@@ -173,7 +182,8 @@ export class SandboxStore {
 		if (!this.keyIndex) {
 			this.keyIndex = new Map();
 			for (const account of this.accounts.values()) {
-				for (const record of account.apiKeys) this.keyIndex.set(record.key, { account, explicit: record.explicit });
+				for (const record of account.apiKeys)
+					this.keyIndex.set(record.key, { account, explicit: record.explicit });
 			}
 		}
 		return this.keyIndex.get(key);

@@ -6,7 +6,13 @@
  */
 import { answerFor, PEOPLE, type Person } from './answers';
 import type { Prng } from './prng';
-import type { CalculationDef, CalculationResponse, FormRecord, Submission, SubmissionStatus } from './types';
+import type {
+	CalculationDef,
+	CalculationResponse,
+	FormRecord,
+	Submission,
+	SubmissionStatus,
+} from './types';
 
 type Value = Record<string, unknown> | null;
 
@@ -70,9 +76,18 @@ export function buildSubmission(form: FormRecord, parts: SubmissionParts): Submi
 			value: parts.answers.has(q.id) ? parts.answers.get(q.id) : null,
 		})),
 		calculations: form.calculations.map(
-			(c): CalculationResponse => ({ id: c.id, name: c.name, type: c.type, value: calculate(c, parts.answers) }),
+			(c): CalculationResponse => ({
+				id: c.id,
+				name: c.name,
+				type: c.type,
+				value: calculate(c, parts.answers),
+			}),
 		),
-		urlParameters: form.urlParameters.map((p) => ({ id: p.id, name: p.name, value: parts.urlParameters?.get(p.id) ?? '' })),
+		urlParameters: form.urlParameters.map((p) => ({
+			id: p.id,
+			name: p.name,
+			value: parts.urlParameters?.get(p.id) ?? '',
+		})),
 		documents: [],
 	};
 	if (form.quizEnabled) {
@@ -81,18 +96,42 @@ export function buildSubmission(form: FormRecord, parts: SubmissionParts): Submi
 		submission.quiz = { score, maxScore: graded.length };
 	}
 	if (form.scheduling.length) {
-		submission.scheduling = form.scheduling.map((f) => ({ id: f.id, name: f.name, value: parts.scheduling?.get(f.id) ?? null }));
+		submission.scheduling = form.scheduling.map((f) => ({
+			id: f.id,
+			name: f.name,
+			value: parts.scheduling?.get(f.id) ?? null,
+		}));
 	}
 	if (form.payments.length) {
-		submission.payments = form.payments.map((f) => ({ id: f.id, name: f.name, value: parts.payments?.get(f.id) ?? null }));
+		submission.payments = form.payments.map((f) => ({
+			id: f.id,
+			name: f.name,
+			value: parts.payments?.get(f.id) ?? null,
+		}));
 	}
 	if (form.loginEnabled && parts.loginEmail) submission.login = { email: parts.loginEmail };
 	return submission;
 }
 
 const UTM_SOURCES = ['newsletter', 'twitter', 'google', 'linkedin', 'producthunt', 'café-blog'];
-const TIMEZONES = ['America/New_York', 'Europe/Paris', 'Asia/Tokyo', 'America/Los_Angeles', 'Europe/Berlin'];
-const PAYMENT_STATUSES = ['succeeded', 'succeeded', 'succeeded', 'processing', 'requires_payment_method', 'canceled', 'succeeded_free', 'trial_created', ''];
+const TIMEZONES = [
+	'America/New_York',
+	'Europe/Paris',
+	'Asia/Tokyo',
+	'America/Los_Angeles',
+	'Europe/Berlin',
+];
+const PAYMENT_STATUSES = [
+	'succeeded',
+	'succeeded',
+	'succeeded',
+	'processing',
+	'requires_payment_method',
+	'canceled',
+	'succeeded_free',
+	'trial_created',
+	'',
+];
 
 function urlParameterValue(name: string, rng: Prng): string {
 	if (/utm_source|source/i.test(name)) return rng.pick(UTM_SOURCES);
@@ -147,13 +186,19 @@ export interface RandomPartsOptions {
 }
 
 /** A plausible respondent: answers for every question (some skipped), parameters, bookings, payments. */
-export function randomParts(form: FormRecord, rng: Prng, options: RandomPartsOptions): SubmissionParts {
+export function randomParts(
+	form: FormRecord,
+	rng: Prng,
+	options: RandomPartsOptions,
+): SubmissionParts {
 	const person = rng.pick(PEOPLE);
 	const inProgress = options.status === 'in_progress';
 	const skipRate = options.skipRate ?? 0.08;
 	const answers = new Map<string, unknown>();
 	// An in-progress respondent stopped part-way: later questions are still empty.
-	const stopAt = inProgress ? rng.int(1, Math.max(1, form.questions.length - 1)) : form.questions.length;
+	const stopAt = inProgress
+		? rng.int(1, Math.max(1, form.questions.length - 1))
+		: form.questions.length;
 	form.questions.forEach((question, index) => {
 		if (index >= stopAt) return;
 		if (rng.chance(skipRate)) {
@@ -168,13 +213,19 @@ export function randomParts(form: FormRecord, rng: Prng, options: RandomPartsOpt
 	const parts: SubmissionParts = {
 		submissionId: options.submissionId,
 		submissionTime: time,
-		lastUpdatedAt: rng.chance(0.1) ? new Date(options.timeMs + rng.int(1, 48) * 3_600_000).toISOString() : time,
+		lastUpdatedAt: rng.chance(0.1)
+			? new Date(options.timeMs + rng.int(1, 48) * 3_600_000).toISOString()
+			: time,
 		startedAt: new Date(options.timeMs - rng.int(30, 900) * 1000).toISOString(),
 		answers,
-		urlParameters: new Map(form.urlParameters.map((p) => [p.id, rng.chance(0.8) ? urlParameterValue(p.name, rng) : ''])),
+		urlParameters: new Map(
+			form.urlParameters.map((p) => [p.id, rng.chance(0.8) ? urlParameterValue(p.name, rng) : '']),
+		),
 	};
 	if (!inProgress) {
-		parts.scheduling = new Map(form.scheduling.map((f) => [f.id, schedulingValue(rng, person, options.timeMs)]));
+		parts.scheduling = new Map(
+			form.scheduling.map((f) => [f.id, schedulingValue(rng, person, options.timeMs)]),
+		);
 		parts.payments = new Map(form.payments.map((f) => [f.id, paymentValue(rng, person)]));
 	}
 	if (form.loginEnabled) parts.loginEmail = person.email;

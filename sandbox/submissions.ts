@@ -40,7 +40,8 @@ function containsText(value: unknown, needle: string): boolean {
 	if (typeof value === 'string') return value.toLowerCase().includes(needle);
 	if (typeof value === 'number') return String(value).includes(needle);
 	if (Array.isArray(value)) return value.some((item) => containsText(item, needle));
-	if (value && typeof value === 'object') return Object.values(value).some((item) => containsText(item, needle));
+	if (value && typeof value === 'object')
+		return Object.values(value).some((item) => containsText(item, needle));
 	return false;
 }
 

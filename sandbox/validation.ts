@@ -10,7 +10,8 @@ type Path = Array<string | number>;
 
 // ---------- dates ----------
 
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):?(\d{2}))$/;
+const ISO_DATE_TIME =
+	/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):?(\d{2}))$/;
 
 /** Epoch ms of an ISO 8601 date-time with `Z` or an offset; undefined when not one (incl. 2024-02-30). */
 export function parseIsoDateTime(text: string): number | undefined {
@@ -20,7 +21,16 @@ export function parseIsoDateTime(text: string): number | undefined {
 	const second = m[6] ? Number(m[6]) : 0;
 	const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
 	const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-	if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return undefined;
+	if (
+		month < 1 ||
+		month > 12 ||
+		day < 1 ||
+		day > daysInMonth ||
+		hour > 23 ||
+		minute > 59 ||
+		second > 59
+	)
+		return undefined;
 	let offsetMinutes = 0;
 	if (m[8] !== 'Z') {
 		const offsetHours = Number(m[10]);
@@ -40,17 +50,29 @@ function single(params: URLSearchParams, name: string): string | undefined {
 	return all[0];
 }
 
-export function integerParam(params: URLSearchParams, name: string, min: number, max: number | undefined, fallback: number): number {
+export function integerParam(
+	params: URLSearchParams,
+	name: string,
+	min: number,
+	max: number | undefined,
+	fallback: number,
+): number {
 	const raw = single(params, name);
 	if (raw === undefined) return fallback;
 	const range = max === undefined ? `an integer >= ${min}` : `an integer between ${min} and ${max}`;
 	if (!/^-?\d+$/.test(raw.trim())) throw badRequest(`${name} must be ${range}; got "${raw}"`);
 	const value = Number(raw);
-	if (value < min || (max !== undefined && value > max)) throw badRequest(`${name} must be ${range}; got ${raw}`);
+	if (value < min || (max !== undefined && value > max))
+		throw badRequest(`${name} must be ${range}; got ${raw}`);
 	return value;
 }
 
-export function enumParam<T extends string>(params: URLSearchParams, name: string, allowed: readonly T[], fallback: T): T {
+export function enumParam<T extends string>(
+	params: URLSearchParams,
+	name: string,
+	allowed: readonly T[],
+	fallback: T,
+): T {
 	const raw = single(params, name);
 	if (raw === undefined) return fallback;
 	if (!(allowed as readonly string[]).includes(raw)) {
@@ -151,7 +173,13 @@ function checkField(kind: FieldKind, value: unknown, path: Path, issues: Validat
 	if (kind === 'integer') {
 		if (typeof value !== 'number') issues.push(typeIssue(path, 'number', value));
 		else if (!Number.isInteger(value)) {
-			issues.push({ code: 'invalid_type', expected: 'integer', received: 'float', path, message: 'Expected integer, received float' });
+			issues.push({
+				code: 'invalid_type',
+				expected: 'integer',
+				received: 'float',
+				path,
+				message: 'Expected integer, received float',
+			});
 		}
 		return;
 	}
@@ -164,11 +192,21 @@ function checkField(kind: FieldKind, value: unknown, path: Path, issues: Validat
 	} else if (kind === 'url' && !isUrl(value)) {
 		issues.push({ code: 'invalid_string', validation: 'url', path, message: 'Invalid url' });
 	} else if (kind === 'datetime' && parseIsoDateTime(value) === undefined) {
-		issues.push({ code: 'invalid_string', validation: 'datetime', path, message: 'Invalid datetime' });
+		issues.push({
+			code: 'invalid_string',
+			validation: 'datetime',
+			path,
+			message: 'Invalid datetime',
+		});
 	}
 }
 
-function checkObject(schema: ObjectSchema, value: unknown, path: Path, issues: ValidationIssue[]): Record<string, unknown> {
+function checkObject(
+	schema: ObjectSchema,
+	value: unknown,
+	path: Path,
+	issues: ValidationIssue[],
+): Record<string, unknown> {
 	if (!isObject(value)) {
 		issues.push(typeIssue(path, 'object', value));
 		return {};
@@ -176,7 +214,8 @@ function checkObject(schema: ObjectSchema, value: unknown, path: Path, issues: V
 	const kept: Record<string, unknown> = {};
 	for (const [key, [kind, required]] of Object.entries(schema)) {
 		if (value[key] === undefined) {
-			if (required) issues.push(typeIssue([...path, key], kind === 'integer' ? 'number' : 'string', undefined));
+			if (required)
+				issues.push(typeIssue([...path, key], kind === 'integer' ? 'number' : 'string', undefined));
 			continue;
 		}
 		checkField(kind, value[key], [...path, key], issues);
@@ -211,11 +250,19 @@ function checkIdEntries(
 			return;
 		}
 		if (!known.has(entry.id)) {
-			issues.push({ code: 'custom', path: [...entryPath, 'id'], message: `No ${what} with id "${entry.id}" exists on this form` });
+			issues.push({
+				code: 'custom',
+				path: [...entryPath, 'id'],
+				message: `No ${what} with id "${entry.id}" exists on this form`,
+			});
 			return;
 		}
 		if (result.has(entry.id)) {
-			issues.push({ code: 'custom', path: [...entryPath, 'id'], message: `Duplicate ${what} id "${entry.id}"` });
+			issues.push({
+				code: 'custom',
+				path: [...entryPath, 'id'],
+				message: `Duplicate ${what} id "${entry.id}"`,
+			});
 			return;
 		}
 		result.set(entry.id, checkValue(entry, entryPath));
@@ -234,24 +281,56 @@ export interface CreateItem {
 	lastUpdatedAt?: string;
 }
 
-function checkCreateItem(form: FormRecord, item: unknown, path: Path, issues: ValidationIssue[]): CreateItem | undefined {
+function checkCreateItem(
+	form: FormRecord,
+	item: unknown,
+	path: Path,
+	issues: ValidationIssue[],
+): CreateItem | undefined {
 	if (!isObject(item)) {
 		issues.push(typeIssue(path, 'object', item));
 		return undefined;
 	}
 	const ids = (fields: Array<{ id: string }>) => new Set(fields.map((f) => f.id));
-	if (item.questions === undefined) issues.push(typeIssue([...path, 'questions'], 'array', undefined));
-	const answers = checkIdEntries(item.questions, [...path, 'questions'], issues, ids(form.questions), 'question', (entry) => entry.value ?? null);
-	const urlParameters = checkIdEntries(item.urlParameters, [...path, 'urlParameters'], issues, ids(form.urlParameters), 'URL parameter', (entry, p) => {
-		if (typeof entry.name !== 'string') issues.push(typeIssue([...p, 'name'], 'string', entry.name));
-		if (typeof entry.value !== 'string') issues.push(typeIssue([...p, 'value'], 'string', entry.value));
-		return String(entry.value);
-	});
-	const scheduling = checkIdEntries(item.scheduling, [...path, 'scheduling'], issues, ids(form.scheduling), 'scheduling field', (entry, p) =>
-		checkObject(SCHEDULING_VALUE, entry.value, [...p, 'value'], issues),
+	if (item.questions === undefined)
+		issues.push(typeIssue([...path, 'questions'], 'array', undefined));
+	const answers = checkIdEntries(
+		item.questions,
+		[...path, 'questions'],
+		issues,
+		ids(form.questions),
+		'question',
+		(entry) => entry.value ?? null,
 	);
-	const payments = checkIdEntries(item.payments, [...path, 'payments'], issues, ids(form.payments), 'payment field', (entry, p) =>
-		checkObject(PAYMENT_VALUE, entry.value, [...p, 'value'], issues),
+	const urlParameters = checkIdEntries(
+		item.urlParameters,
+		[...path, 'urlParameters'],
+		issues,
+		ids(form.urlParameters),
+		'URL parameter',
+		(entry, p) => {
+			if (typeof entry.name !== 'string')
+				issues.push(typeIssue([...p, 'name'], 'string', entry.name));
+			if (typeof entry.value !== 'string')
+				issues.push(typeIssue([...p, 'value'], 'string', entry.value));
+			return String(entry.value);
+		},
+	);
+	const scheduling = checkIdEntries(
+		item.scheduling,
+		[...path, 'scheduling'],
+		issues,
+		ids(form.scheduling),
+		'scheduling field',
+		(entry, p) => checkObject(SCHEDULING_VALUE, entry.value, [...p, 'value'], issues),
+	);
+	const payments = checkIdEntries(
+		item.payments,
+		[...path, 'payments'],
+		issues,
+		ids(form.payments),
+		'payment field',
+		(entry, p) => checkObject(PAYMENT_VALUE, entry.value, [...p, 'value'], issues),
 	);
 	for (const key of ['submissionTime', 'lastUpdatedAt'] as const) {
 		if (item[key] !== undefined) checkField('datetime', item[key], [...path, key], issues);
@@ -283,7 +362,9 @@ export function validateCreateBody(form: FormRecord, body: unknown): CreateItem[
 			message: `Array must contain at most ${MAX_SUBMISSIONS_PER_CREATE} element(s)`,
 		});
 	}
-	const items = list.map((item, index) => checkCreateItem(form, item, ['submissions', index], issues));
+	const items = list.map((item, index) =>
+		checkCreateItem(form, item, ['submissions', index], issues),
+	);
 	if (issues.length) throw validationError(issues);
 	return items as CreateItem[];
 }

@@ -11,12 +11,20 @@ import type { DeliveryRecord, FormRecord, Submission, WebhookRecord } from './ty
 /** Deliveries kept per webhook, newest last; older ones are dropped to bound memory. */
 const MAX_RECORDS = 100;
 
-export function deliveryBody(form: FormRecord, submission: Submission, shape: WebhookRecord['shape']): unknown {
+export function deliveryBody(
+	form: FormRecord,
+	submission: Submission,
+	shape: WebhookRecord['shape'],
+): unknown {
 	return shape === 'bare' ? submission : { formId: form.id, formName: form.name, submission };
 }
 
 /** POSTs JSON to the URL; resolves (never rejects) with the status or the error. */
-function post(url: string, body: string, timeoutMs: number): Promise<{ statusCode?: number; error?: string }> {
+function post(
+	url: string,
+	body: string,
+	timeoutMs: number,
+): Promise<{ statusCode?: number; error?: string }> {
 	return new Promise((resolve) => {
 		let settled = false;
 		const finish = (outcome: { statusCode?: number; error?: string }) => {
@@ -57,7 +65,11 @@ export async function deliver(
 	defaultTimeoutMs: number,
 ): Promise<DeliveryRecord> {
 	const started = Date.now();
-	const outcome = await post(webhook.url, JSON.stringify(deliveryBody(form, submission, webhook.shape)), webhook.timeoutMs ?? defaultTimeoutMs);
+	const outcome = await post(
+		webhook.url,
+		JSON.stringify(deliveryBody(form, submission, webhook.shape)),
+		webhook.timeoutMs ?? defaultTimeoutMs,
+	);
 	const record: DeliveryRecord = {
 		submissionId: submission.submissionId,
 		shape: webhook.shape,
@@ -66,6 +78,7 @@ export async function deliver(
 		durationMs: Date.now() - started,
 	};
 	webhook.deliveries.push(record);
-	if (webhook.deliveries.length > MAX_RECORDS) webhook.deliveries.splice(0, webhook.deliveries.length - MAX_RECORDS);
+	if (webhook.deliveries.length > MAX_RECORDS)
+		webhook.deliveries.splice(0, webhook.deliveries.length - MAX_RECORDS);
 	return record;
 }

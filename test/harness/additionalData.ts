@@ -37,7 +37,9 @@ export interface AdditionalDataOptions {
 
 let executionCounter = 0;
 
-export function createAdditionalData(options: AdditionalDataOptions): IWorkflowExecuteAdditionalData {
+export function createAdditionalData(
+	options: AdditionalDataOptions,
+): IWorkflowExecuteAdditionalData {
 	const base = (options.instanceUrl ?? DEFAULT_INSTANCE_URL).replace(/\/+$/, '');
 	const executionId = options.executionId ?? `harness-${++executionCounter}`;
 	const workflowData: IWorkflowBase = options.workflowData ?? {

@@ -144,7 +144,8 @@ export async function testCredential(
 	const nodeTypes: INodeTypes = {
 		getKnownTypes: () => ({}),
 		getByName: () => nodeTypeCopy,
-		getByNameAndVersion: (_name, version) => NodeHelpers.getVersionedNodeType(nodeTypeCopy, version),
+		getByNameAndVersion: (_name, version) =>
+			NodeHelpers.getVersionedNodeType(nodeTypeCopy, version),
 	};
 	const node: INode = {
 		id: 'temp',

@@ -69,7 +69,13 @@ export class OAuth2ApiBase implements ICredentialType {
 			],
 			default: 'authorizationCode',
 		},
-		{ displayName: 'Authorization URL', name: 'authUrl', type: 'string', default: '', required: true },
+		{
+			displayName: 'Authorization URL',
+			name: 'authUrl',
+			type: 'string',
+			default: '',
+			required: true,
+		},
 		{
 			displayName: 'Access Token URL',
 			name: 'accessTokenUrl',

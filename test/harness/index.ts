@@ -7,7 +7,11 @@
  */
 import './setupUserFolder';
 
-export { DEFAULT_INSTANCE_URL, createAdditionalData, type AdditionalDataOptions } from './additionalData';
+export {
+	DEFAULT_INSTANCE_URL,
+	createAdditionalData,
+	type AdditionalDataOptions,
+} from './additionalData';
 export {
 	OAUTH2_CREDENTIAL_TEST_FAILED,
 	OAUTH2_CREDENTIAL_TEST_SUCCEEDED,

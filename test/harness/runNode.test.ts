@@ -6,7 +6,11 @@ import { HarnessProbe } from './fixtures/HarnessProbe.node';
 const server = useRecordingServer(() => ({ status: 200, body: { ok: true } }));
 
 const apiKeyCredentials = () => ({
-	filloutFormsApi: { apiKey: 'sk_prod_key', region: 'custom', baseUrl: `${server.url}/custom-root` },
+	filloutFormsApi: {
+		apiKey: 'sk_prod_key',
+		region: 'custom',
+		baseUrl: `${server.url}/custom-root`,
+	},
 });
 
 describe('runNode', () => {
@@ -32,7 +36,10 @@ describe('runNode', () => {
 	});
 
 	it('without inputItems the node sees the Manual Trigger’s single empty item', async () => {
-		const result = await runNode({ nodeType: new HarnessProbe(), credentials: apiKeyCredentials() });
+		const result = await runNode({
+			nodeType: new HarnessProbe(),
+			credentials: apiKeyCredentials(),
+		});
 
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json.input).toEqual({});

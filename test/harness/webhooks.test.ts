@@ -6,9 +6,7 @@ import { HarnessWebhookTrigger } from './fixtures/HarnessWebhookTrigger.node';
 // webhook URL points at.
 let nextWebhookId = 41;
 const server = useRecordingServer((request) =>
-	request.path === '/api/webhook/create'
-		? { body: { id: ++nextWebhookId } }
-		: { body: {} },
+	request.path === '/api/webhook/create' ? { body: { id: ++nextWebhookId } } : { body: {} },
 );
 
 const harnessOptions = () => ({
@@ -109,7 +107,10 @@ describe('TriggerHarness', () => {
 		const trigger = createTriggerHarness(harnessOptions());
 		await trigger.activate();
 
-		const result = await trigger.receive({ body: { submissionId: 's-2' }, query: { secret: 'wrong' } });
+		const result = await trigger.receive({
+			body: { submissionId: 's-2' },
+			query: { secret: 'wrong' },
+		});
 
 		expect(result.response).toEqual({ noWebhookResponse: true });
 		expect(result.items).toEqual([]);

@@ -256,7 +256,7 @@ export class TriggerHarness {
 		const search = new URLSearchParams(
 			Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
 		).toString();
-		const url = `/${options.isTest ?? mode === 'manual' ? 'webhook-test' : 'webhook'}/${path}${
+		const url = `/${(options.isTest ?? mode === 'manual') ? 'webhook-test' : 'webhook'}/${path}${
 			search ? `?${search}` : ''
 		}`;
 		const headers = Object.fromEntries(
@@ -306,18 +306,15 @@ export class TriggerHarness {
 	}
 
 	private setup(mode: WorkflowExecuteMode): SingleNodeWorkflow {
-		return singleNodeWorkflow(
-			this.options,
-			{
-				id: 'trigger-under-test',
-				webhookId: this.webhookId,
-				mode,
-				staticData: this.staticData,
-				active: mode === 'trigger',
-				// One helper for the harness's life, so token refreshes and writes persist.
-				credentialsHelper: this.credentialsHelper,
-			},
-		);
+		return singleNodeWorkflow(this.options, {
+			id: 'trigger-under-test',
+			webhookId: this.webhookId,
+			mode,
+			staticData: this.staticData,
+			active: mode === 'trigger',
+			// One helper for the harness's life, so token refreshes and writes persist.
+			credentialsHelper: this.credentialsHelper,
+		});
 	}
 
 	/** The `IWebhookData` n8n registers for the node's webhook (see WebhookService.getNodeWebhooks). */

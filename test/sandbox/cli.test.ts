@@ -22,7 +22,11 @@ interface Started {
 
 /** Spawns the command in its own process group and waits for the banner's last line. */
 function start(command: string, args: string[]): Promise<Started> {
-	const child = spawn(command, args, { cwd: repo, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(command, args, {
+		cwd: repo,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let out = '';
 	child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
 	child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
@@ -50,10 +54,22 @@ function exited(child: ChildProcess): Promise<number | null> {
 	});
 }
 
-const tsNodeCli = (args: string[]) => start(join(repo, 'node_modules/.bin/ts-node'), ['--transpile-only', 'sandbox/cli.ts', ...args]);
+const tsNodeCli = (args: string[]) =>
+	start(join(repo, 'node_modules/.bin/ts-node'), ['--transpile-only', 'sandbox/cli.ts', ...args]);
 
 it('npm run sandbox prints the API root and serves the API there', async () => {
-	const run = await start('npm', ['run', '--silent', 'sandbox', '--', '--port', '0', '--api-key', 'cli-key', '--rate-limit', '0']);
+	const run = await start('npm', [
+		'run',
+		'--silent',
+		'sandbox',
+		'--',
+		'--port',
+		'0',
+		'--api-key',
+		'cli-key',
+		'--rate-limit',
+		'0',
+	]);
 	try {
 		const apiRoot = run.line('API root');
 		expect(apiRoot).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/api$/);
@@ -61,7 +77,9 @@ it('npm run sandbox prints the API root and serves the API there', async () => {
 		expect(res.status).toBe(200);
 		expect(res.headers.get('ratelimit-limit')).toBeNull();
 		expect(run.line('Demo API key')).toMatch(/^sk_prod_/);
-		expect((await apiClient(apiRoot, run.line('Demo API key')).get('/forms')).body).toEqual(res.body);
+		expect((await apiClient(apiRoot, run.line('Demo API key')).get('/forms')).body).toEqual(
+			res.body,
+		);
 		expect(run.line('OAuth client id')).toBeTruthy();
 		expect(run.line('OAuth client secret')).toBeTruthy();
 		const authorize = await call('GET', run.line('Authorize URL'));
@@ -77,7 +95,9 @@ it('stops cleanly on SIGTERM and keeps --data across restarts', async () => {
 	const dataFile = join(dir, 'cli-state.json');
 	const first = await tsNodeCli(['--port', '0', '--data', dataFile, '--rate-limit', '0']);
 	const origin = first.line('API root').replace(/\/v1\/api$/, '');
-	const created = await call('POST', `${origin}/_sandbox/forms`, { json: { name: 'Made through the CLI' } });
+	const created = await call('POST', `${origin}/_sandbox/forms`, {
+		json: { name: 'Made through the CLI' },
+	});
 	expect(created.status).toBe(200);
 	first.child.kill('SIGTERM');
 	expect(await exited(first.child)).toBe(0);
@@ -85,7 +105,9 @@ it('stops cleanly on SIGTERM and keeps --data across restarts', async () => {
 
 	const second = await tsNodeCli(['--port', '0', '--data', dataFile, '--rate-limit', '0']);
 	try {
-		const res = await apiClient(second.line('API root'), second.line('Demo API key')).get(`/forms/${created.body.id}`);
+		const res = await apiClient(second.line('API root'), second.line('Demo API key')).get(
+			`/forms/${created.body.id}`,
+		);
 		expect(res.status).toBe(200);
 		expect(res.body.name).toBe('Made through the CLI');
 	} finally {
@@ -95,11 +117,19 @@ it('stops cleanly on SIGTERM and keeps --data across restarts', async () => {
 });
 
 it('refuses unknown options with a usage message', async () => {
-	await expect(tsNodeCli(['--colour', 'blue'])).rejects.toThrow(/exited with 2[\s\S]*Unknown option --colour[\s\S]*Usage/);
+	await expect(tsNodeCli(['--colour', 'blue'])).rejects.toThrow(
+		/exited with 2[\s\S]*Unknown option --colour[\s\S]*Usage/,
+	);
 });
 
 it('--unknown-webhook-status takes 400 or 404', async () => {
-	expect(parseArgs(['--unknown-webhook-status', '400'])).toMatchObject({ unknownWebhookStatus: 400 });
-	expect(parseArgs(['--unknown-webhook-status', '404'])).toMatchObject({ unknownWebhookStatus: 404 });
-	await expect(tsNodeCli(['--unknown-webhook-status', '410'])).rejects.toThrow(/exited with 2[\s\S]*--unknown-webhook-status must be 400 or 404/);
+	expect(parseArgs(['--unknown-webhook-status', '400'])).toMatchObject({
+		unknownWebhookStatus: 400,
+	});
+	expect(parseArgs(['--unknown-webhook-status', '404'])).toMatchObject({
+		unknownWebhookStatus: 404,
+	});
+	await expect(tsNodeCli(['--unknown-webhook-status', '410'])).rejects.toThrow(
+		/exited with 2[\s\S]*--unknown-webhook-status must be 400 or 404/,
+	);
 });

@@ -13,9 +13,18 @@ describe('GET /_sandbox/info', () => {
 		expect(res.status).toBe(200);
 		expect(res.body.apiRoot).toBe(h.sandbox.apiRoot);
 		const [demo, eu] = res.body.accounts;
-		expect(demo).toMatchObject({ id: 'acct_demo', basePath: '', apiRoot: h.sandbox.apiRoot, apiKeys: [h.sandbox.demo.apiKey] });
+		expect(demo).toMatchObject({
+			id: 'acct_demo',
+			basePath: '',
+			apiRoot: h.sandbox.apiRoot,
+			apiKeys: [h.sandbox.demo.apiKey],
+		});
 		expect(demo.forms.map((f: Json) => f.formId)).toEqual(h.sandbox.demo.formIds);
-		expect(eu).toMatchObject({ basePath: '/eu', apiRoot: h.sandbox.demo.euApiRoot, apiKeys: [h.sandbox.demo.euApiKey] });
+		expect(eu).toMatchObject({
+			basePath: '/eu',
+			apiRoot: h.sandbox.demo.euApiRoot,
+			apiKeys: [h.sandbox.demo.euApiKey],
+		});
 		expect(res.body.oauthClients[0]).toMatchObject(h.sandbox.demo.oauthClient);
 	});
 });
@@ -34,7 +43,12 @@ describe('POST /_sandbox/forms', () => {
 		const res = await h.control.post('/forms', {
 			name: 'Custom',
 			questions: [
-				{ id: 'q1', name: 'Colour', type: 'Dropdown', options: ['Red', { value: 'blue', label: 'Blue' }] },
+				{
+					id: 'q1',
+					name: 'Colour',
+					type: 'Dropdown',
+					options: ['Red', { value: 'blue', label: 'Blue' }],
+				},
 				{ name: 'Scan', type: 'HologramInput' },
 			],
 			urlParameters: ['campaign'],
@@ -44,15 +58,23 @@ describe('POST /_sandbox/forms', () => {
 			id: 'q1',
 			name: 'Colour',
 			type: 'Dropdown',
-			options: [{ id: expect.any(String), value: 'Red', label: 'Red' }, { id: expect.any(String), value: 'blue', label: 'Blue' }],
+			options: [
+				{ id: expect.any(String), value: 'Red', label: 'Red' },
+				{ id: expect.any(String), value: 'blue', label: 'Blue' },
+			],
 		});
 		expect(res.body.urlParameters).toEqual([{ id: expect.any(String), name: 'campaign' }]);
 		expect(res.body.quiz).toEqual({ enabled: true });
 	});
 
 	it('creates forms for another account by its key', async () => {
-		const res = await h.control.post('/forms', { name: 'EU only', accountKey: h.sandbox.demo.euApiKey });
-		const euForms = (await apiClient(h.sandbox.demo.euApiRoot, h.sandbox.demo.euApiKey).get('/forms')).body;
+		const res = await h.control.post('/forms', {
+			name: 'EU only',
+			accountKey: h.sandbox.demo.euApiKey,
+		});
+		const euForms = (
+			await apiClient(h.sandbox.demo.euApiRoot, h.sandbox.demo.euApiKey).get('/forms')
+		).body;
 		expect(euForms.map((f: Json) => f.formId)).toContain(res.body.id);
 		expect((await h.api.get(`/forms/${res.body.id}`)).status).toBe(404);
 	});
@@ -61,7 +83,16 @@ describe('POST /_sandbox/forms', () => {
 		[{}, /^name is required/],
 		[{ name: 'x', accountKey: 'nobody' }, /^accountKey /],
 		[{ name: 'x', questions: [{ name: 'no type' }] }, /questions\[0\]/],
-		[{ name: 'x', questions: [{ id: 'a', name: 'A', type: 'ShortAnswer' }, { id: 'a', name: 'B', type: 'ShortAnswer' }] }, /used twice/],
+		[
+			{
+				name: 'x',
+				questions: [
+					{ id: 'a', name: 'A', type: 'ShortAnswer' },
+					{ id: 'a', name: 'B', type: 'ShortAnswer' },
+				],
+			},
+			/used twice/,
+		],
 	])('refuses %j with 400', async (body, message) => {
 		const res = await h.control.post('/forms', body);
 		expect(res.status).toBe(400);
@@ -73,14 +104,20 @@ describe('POST /_sandbox/forms/:formId/generate', () => {
 	it('creates 10,000 submissions well under a second, deterministic in time order', async () => {
 		const formId = await freshForm(h.control);
 		const started = Date.now();
-		const res = await h.control.post(`/forms/${formId}/generate`, { count: 10_000, startTime: '2024-01-01T00:00:00Z', stepMs: 1000 });
+		const res = await h.control.post(`/forms/${formId}/generate`, {
+			count: 10_000,
+			startTime: '2024-01-01T00:00:00Z',
+			stepMs: 1000,
+		});
 		const took = Date.now() - started;
 		expect(res.status).toBe(200);
 		expect(took).toBeLessThan(1000);
 		expect(res.body.count).toBe(10_000);
 		expect(new Set(res.body.submissionIds).size).toBe(10_000);
 		expect(res.body.firstSubmissionTime).toBe('2024-01-01T00:00:00.000Z');
-		expect(res.body.lastSubmissionTime).toBe(new Date(Date.UTC(2024, 0, 1) + 9_999_000).toISOString());
+		expect(res.body.lastSubmissionTime).toBe(
+			new Date(Date.UTC(2024, 0, 1) + 9_999_000).toISOString(),
+		);
 		const last = await h.api.get(`/forms/${formId}/submissions`, { sort: 'desc', limit: 1 });
 		expect(last.body.totalResponses).toBe(10_000);
 		expect(last.body.responses[0].submissionId).toBe(res.body.submissionIds[9_999]);
@@ -90,7 +127,9 @@ describe('POST /_sandbox/forms/:formId/generate', () => {
 		const formId = await freshForm(h.control);
 		const first = (await h.control.post(`/forms/${formId}/generate`, { count: 2 })).body;
 		const second = (await h.control.post(`/forms/${formId}/generate`, { count: 2 })).body;
-		expect(Date.parse(second.firstSubmissionTime)).toBeGreaterThan(Date.parse(first.lastSubmissionTime));
+		expect(Date.parse(second.firstSubmissionTime)).toBeGreaterThan(
+			Date.parse(first.lastSubmissionTime),
+		);
 	});
 
 	it('produces the same data on every fresh start', async () => {
@@ -108,13 +147,16 @@ describe('POST /_sandbox/forms/:formId/generate', () => {
 		}
 	});
 
-	it.each([[{ count: -1 }], [{ count: 'many' }], [{ count: 1, stepMs: -5 }], [{ count: 1, startTime: 'now' }], [{ count: 1, status: 'draft' }]])(
-		'refuses %j with 400',
-		async (body) => {
-			const formId = await freshForm(h.control);
-			expect((await h.control.post(`/forms/${formId}/generate`, body)).status).toBe(400);
-		},
-	);
+	it.each([
+		[{ count: -1 }],
+		[{ count: 'many' }],
+		[{ count: 1, stepMs: -5 }],
+		[{ count: 1, startTime: 'now' }],
+		[{ count: 1, status: 'draft' }],
+	])('refuses %j with 400', async (body) => {
+		const formId = await freshForm(h.control);
+		expect((await h.control.post(`/forms/${formId}/generate`, body)).status).toBe(400);
+	});
 
 	it('answers 404 for an unknown form', async () => {
 		expect((await h.control.post('/forms/none/generate', { count: 1 })).status).toBe(404);
@@ -133,22 +175,42 @@ describe('POST /_sandbox/forms/:formId/respond', () => {
 	});
 
 	it('takes answers by question id or name, and submission fields to override', async () => {
-		const form = (await h.control.post('/forms', { name: 'Dup', questions: [{ name: 'Email', type: 'EmailInput' }, { name: 'Email', type: 'EmailInput' }] })).body;
+		const form = (
+			await h.control.post('/forms', {
+				name: 'Dup',
+				questions: [
+					{ name: 'Email', type: 'EmailInput' },
+					{ name: 'Email', type: 'EmailInput' },
+				],
+			})
+		).body;
 		const res = await h.control.post(`/forms/${form.id}/respond`, {
 			answers: { Email: 'first@example.com', [form.questions[1].id]: 'second@example.com' },
 			submission: { submissionId: 'my-own-id', submissionTime: '2024-02-03T04:05:06+01:00' },
 		});
 		expect(res.body.submission.submissionId).toBe('my-own-id');
 		expect(res.body.submission.submissionTime).toBe('2024-02-03T03:05:06.000Z');
-		expect(res.body.submission.questions.map((q: Json) => q.value)).toEqual(['first@example.com', 'second@example.com']);
-		expect((await h.control.post(`/forms/${form.id}/respond`, { submission: { submissionId: 'my-own-id' } })).status).toBe(409);
+		expect(res.body.submission.questions.map((q: Json) => q.value)).toEqual([
+			'first@example.com',
+			'second@example.com',
+		]);
+		expect(
+			(
+				await h.control.post(`/forms/${form.id}/respond`, {
+					submission: { submissionId: 'my-own-id' },
+				})
+			).status,
+		).toBe(409);
 	});
 
 	it('stores in-progress respondents under status=in_progress', async () => {
 		const formId = await freshForm(h.control);
 		await h.control.post(`/forms/${formId}/respond`, { status: 'in_progress' });
 		expect((await h.api.get(`/forms/${formId}/submissions`)).body.totalResponses).toBe(0);
-		expect((await h.api.get(`/forms/${formId}/submissions`, { status: 'in_progress' })).body.totalResponses).toBe(1);
+		expect(
+			(await h.api.get(`/forms/${formId}/submissions`, { status: 'in_progress' })).body
+				.totalResponses,
+		).toBe(1);
 	});
 
 	it('refuses an unknown question', async () => {
@@ -162,7 +224,12 @@ describe('POST /_sandbox/forms/:formId/respond', () => {
 describe('paging while submissions are added and deleted', () => {
 	it('sees additions and deletions on the next page request', async () => {
 		const formId = await freshForm(h.control);
-		const made = (await h.control.post(`/forms/${formId}/generate`, { count: 20, startTime: '2024-01-01T00:00:00Z' })).body.submissionIds;
+		const made = (
+			await h.control.post(`/forms/${formId}/generate`, {
+				count: 20,
+				startTime: '2024-01-01T00:00:00Z',
+			})
+		).body.submissionIds;
 		const page1 = (await h.api.get(`/forms/${formId}/submissions`, { limit: 10 })).body;
 		expect(page1.responses[0].submissionId).toBe(made[0]);
 		expect((await h.control.delete(`/forms/${formId}/submissions/${made[0]}`)).status).toBe(200);
@@ -181,20 +248,30 @@ describe('churn: changes after each list request', () => {
 		const runs: Json[] = [];
 		for (let run = 0; run < 2; run++) {
 			const formId = await freshForm(h.control);
-			await h.control.post(`/forms/${formId}/generate`, { count: 50, startTime: '2024-01-01T00:00:00Z' });
-			expect((await h.control.post(`/forms/${formId}/churn`, { seed: 'fixed', changesPerList: 4 })).body.active).toBe(true);
+			await h.control.post(`/forms/${formId}/generate`, {
+				count: 50,
+				startTime: '2024-01-01T00:00:00Z',
+			});
+			expect(
+				(await h.control.post(`/forms/${formId}/churn`, { seed: 'fixed', changesPerList: 4 })).body
+					.active,
+			).toBe(true);
 			const before = (await h.api.get(`/forms/${formId}/submissions`, { limit: 150 })).body;
 			for (let i = 0; i < 5; i++) await h.api.get(`/forms/${formId}/submissions`, { limit: 10 });
 			const churn = (await h.control.get(`/forms/${formId}/churn`)).body;
 			const after = (await h.api.get(`/forms/${formId}/submissions`, { limit: 150 })).body;
 			expect(churn.lists).toBe(6);
 			expect(churn.inserted.length + churn.deleted.length).toBeGreaterThanOrEqual(6);
-			expect(after.totalResponses).toBe(before.totalResponses + churn.inserted.length - churn.deleted.length);
+			expect(after.totalResponses).toBe(
+				before.totalResponses + churn.inserted.length - churn.deleted.length,
+			);
 			const ids = new Set(after.responses.map((r: Json) => r.submissionId));
 			expect(churn.deleted.filter((id: string) => ids.has(id))).toEqual([]);
 			expect((await h.control.delete(`/forms/${formId}/churn`)).body.active).toBe(false);
 			const stopped = (await h.api.get(`/forms/${formId}/submissions`, { limit: 150 })).body;
-			expect(stopped.totalResponses).toBe((await h.api.get(`/forms/${formId}/submissions`, { limit: 1 })).body.totalResponses);
+			expect(stopped.totalResponses).toBe(
+				(await h.api.get(`/forms/${formId}/submissions`, { limit: 1 })).body.totalResponses,
+			);
 			runs.push({ inserted: churn.inserted.length, deleted: churn.deleted.length });
 		}
 		// The same seed makes the same kinds of change.
@@ -204,14 +281,26 @@ describe('churn: changes after each list request', () => {
 
 describe('accounts, stats and reset', () => {
 	it('creates accounts with their own key and region root', async () => {
-		const res = await h.control.post('/accounts', { name: 'Canada', basePath: '/ca', apiKey: 'ca-key' });
+		const res = await h.control.post('/accounts', {
+			name: 'Canada',
+			basePath: '/ca',
+			apiKey: 'ca-key',
+		});
 		expect(res.status).toBe(200);
-		expect(res.body).toEqual({ id: expect.any(String), name: 'Canada', basePath: '/ca', apiKey: 'ca-key', apiRoot: `${h.sandbox.origin}/ca/v1/api` });
+		expect(res.body).toEqual({
+			id: expect.any(String),
+			name: 'Canada',
+			basePath: '/ca',
+			apiKey: 'ca-key',
+			apiRoot: `${h.sandbox.origin}/ca/v1/api`,
+		});
 		const ca = apiClient(res.body.apiRoot, 'ca-key');
 		expect((await ca.get('/forms')).body).toEqual([]);
 		await h.control.post('/forms', { name: 'Maple', accountKey: 'ca-key' });
 		expect((await ca.get('/forms')).body.map((f: Json) => f.name)).toEqual(['Maple']);
-		expect((await apiClient(h.sandbox.apiRoot, 'ca-key').get('/forms')).body.message).toBe('API Key invalid');
+		expect((await apiClient(h.sandbox.apiRoot, 'ca-key').get('/forms')).body.message).toBe(
+			'API Key invalid',
+		);
 		const generated = await h.control.post('/accounts', {});
 		expect(generated.body.apiKey).toMatch(/^sk_prod_/);
 		expect((await h.control.post('/accounts', { basePath: '/v1' })).status).toBe(400);
@@ -227,7 +316,10 @@ describe('accounts, stats and reset', () => {
 		await call('GET', `${h.sandbox.apiRoot}/forms`);
 		const stats = (await h.control.get('/stats')).body;
 		expect(stats.total).toBe(4);
-		expect(stats.requests).toEqual({ 'GET /v1/api/forms': 2, 'GET /v1/api/forms/:formId/submissions': 2 });
+		expect(stats.requests).toEqual({
+			'GET /v1/api/forms': 2,
+			'GET /v1/api/forms/:formId/submissions': 2,
+		});
 		expect(stats.byKey[h.sandbox.demo.apiKey].total).toBe(3);
 		expect(stats.byKey['ip:127.0.0.1'].total).toBe(1);
 	});
@@ -238,7 +330,9 @@ describe('accounts, stats and reset', () => {
 		await h.control.post('/faults', { latencyMs: 10 });
 		expect((await h.control.post('/reset')).status).toBe(200);
 		expect((await h.api.get(`/forms/${formId}`)).status).toBe(404);
-		expect((await h.api.get('/forms')).body.map((f: Json) => f.formId)).toEqual(h.sandbox.demo.formIds);
+		expect((await h.api.get('/forms')).body.map((f: Json) => f.formId)).toEqual(
+			h.sandbox.demo.formIds,
+		);
 		expect((await h.control.get('/faults')).body.latencyMs).toBe(0);
 		expect((await h.control.get('/webhooks')).body).toEqual([]);
 	});

@@ -12,8 +12,12 @@ beforeAll(async () => {
 afterEach(() => h.control.delete('/faults'));
 afterAll(() => h.sandbox.close());
 
-const total = async () => (await h.api.get(`/forms/${formId}/submissions`)).body.totalResponses as number;
-const create = () => h.api.post(`/forms/${formId}/submissions`, { submissions: [{ questions: [{ id: questionId, value: 'x' }] }] });
+const total = async () =>
+	(await h.api.get(`/forms/${formId}/submissions`)).body.totalResponses as number;
+const create = () =>
+	h.api.post(`/forms/${formId}/submissions`, {
+		submissions: [{ questions: [{ id: questionId, value: 'x' }] }],
+	});
 
 it('adds latency to every API call until cleared', async () => {
 	const latencyMs = 500;
@@ -34,7 +38,11 @@ it('forces a status for the next N calls, in the usual body, without processing 
 	await h.control.post('/faults', { failNext: { count: 2, status: 503 } });
 	const first = await create();
 	expect(first.status).toBe(503);
-	expect(first.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: expect.any(String) });
+	expect(first.body).toEqual({
+		statusCode: 503,
+		error: 'Service Unavailable',
+		message: expect.any(String),
+	});
 	expect((await h.api.get('/forms')).status).toBe(503);
 	expect(await total()).toBe(before);
 	expect((await create()).status).toBe(200);
@@ -44,7 +52,11 @@ it('forces a status for the next N calls, in the usual body, without processing 
 it('forces a given body, and a 429 with retry-after', async () => {
 	await h.control.post('/faults', {
 		failNext: [
-			{ count: 1, status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'API Key invalid' } },
+			{
+				count: 1,
+				status: 400,
+				body: { statusCode: 400, error: 'Bad Request', message: 'API Key invalid' },
+			},
 			{ count: 1, status: 429 },
 		],
 	});
@@ -54,11 +66,17 @@ it('forces a given body, and a 429 with retry-after', async () => {
 	const second = await h.api.get('/forms');
 	expect(second.status).toBe(429);
 	expect(second.headers.get('retry-after')).toBe('1');
-	expect(second.body).toEqual({ statusCode: 429, error: 'Too Many Requests', message: 'Too many requests. Try again soon.' });
+	expect(second.body).toEqual({
+		statusCode: 429,
+		error: 'Too Many Requests',
+		message: 'Too many requests. Try again soon.',
+	});
 });
 
 it('forces a plain-text body', async () => {
-	await h.control.post('/faults', { failNext: { count: 1, status: 400, text: 'Bad Request: no.' } });
+	await h.control.post('/faults', {
+		failNext: { count: 1, status: 400, text: 'Bad Request: no.' },
+	});
 	const res = await h.api.get('/forms');
 	expect(res.status).toBe(400);
 	expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -69,7 +87,8 @@ it('can answer a processed create with fewer submissions than it made', async ()
 	const before = await total();
 	await h.control.post('/faults', { truncateNext: { count: 1, method: 'POST', keep: 1 } });
 	const one = { questions: [{ id: questionId, value: 'x' }] };
-	const createThree = () => h.api.post(`/forms/${formId}/submissions`, { submissions: [one, one, one] });
+	const createThree = () =>
+		h.api.post(`/forms/${formId}/submissions`, { submissions: [one, one, one] });
 	const res = await createThree();
 	expect(res.status).toBe(200);
 	expect(res.body.submissions).toHaveLength(1);
@@ -78,9 +97,13 @@ it('can answer a processed create with fewer submissions than it made', async ()
 });
 
 it('matches calls by method and path pattern', async () => {
-	await h.control.post('/faults', { failNext: { count: 1, status: 500, method: 'post', pathPattern: '/forms/[^/]+/submissions$' } });
+	await h.control.post('/faults', {
+		failNext: { count: 1, status: 500, method: 'post', pathPattern: '/forms/[^/]+/submissions$' },
+	});
 	expect((await h.api.get(`/forms/${formId}/submissions`)).status).toBe(200);
-	expect((await h.api.post('/webhook/create', { formId, url: 'https://example.com/x' })).status).toBe(200);
+	expect(
+		(await h.api.post('/webhook/create', { formId, url: 'https://example.com/x' })).status,
+	).toBe(200);
 	expect((await create()).status).toBe(500);
 	expect((await h.control.get('/faults')).body.failNext).toEqual([]);
 });

@@ -2,11 +2,44 @@
 import { apiClient, call, startHarness, type Harness, type Json } from './helpers';
 
 const KNOWN_TYPES = [
-	'Address', 'AudioRecording', 'Calcom', 'Calendly', 'Captcha', 'Checkbox', 'Checkboxes', 'ColorPicker', 'CurrencyInput',
-	'DatePicker', 'DateRange', 'DateTimePicker', 'Dropdown', 'EmailInput', 'FileUpload', 'ImagePicker', 'LocationCoordinates',
-	'LongAnswer', 'Matrix', 'MultiSelect', 'MultipleChoice', 'NumberInput', 'OpinionScale', 'Password', 'Payment', 'PhoneNumber',
-	'Ranking', 'RecordPicker', 'ShortAnswer', 'Signature', 'Slider', 'StarRating', 'Subform', 'SubmissionPicker', 'Switch', 'Table',
-	'TimePicker', 'URLInput',
+	'Address',
+	'AudioRecording',
+	'Calcom',
+	'Calendly',
+	'Captcha',
+	'Checkbox',
+	'Checkboxes',
+	'ColorPicker',
+	'CurrencyInput',
+	'DatePicker',
+	'DateRange',
+	'DateTimePicker',
+	'Dropdown',
+	'EmailInput',
+	'FileUpload',
+	'ImagePicker',
+	'LocationCoordinates',
+	'LongAnswer',
+	'Matrix',
+	'MultiSelect',
+	'MultipleChoice',
+	'NumberInput',
+	'OpinionScale',
+	'Password',
+	'Payment',
+	'PhoneNumber',
+	'Ranking',
+	'RecordPicker',
+	'ShortAnswer',
+	'Signature',
+	'Slider',
+	'StarRating',
+	'Subform',
+	'SubmissionPicker',
+	'Switch',
+	'Table',
+	'TimePicker',
+	'URLInput',
 ];
 
 let h: Harness;
@@ -18,7 +51,9 @@ beforeAll(async () => {
 afterAll(() => h.sandbox.close());
 
 async function allMetadata(): Promise<Json[]> {
-	return Promise.all(h.sandbox.demo.formIds.map(async (id) => (await h.api.get(`/forms/${id}`)).body));
+	return Promise.all(
+		h.sandbox.demo.formIds.map(async (id) => (await h.api.get(`/forms/${id}`)).body),
+	);
 }
 
 describe('GET /forms', () => {
@@ -49,7 +84,8 @@ describe('GET /forms/{formId}', () => {
 		const forms = await allMetadata();
 		for (const form of forms) {
 			expect(typeof form.id).toBe('string');
-			for (const q of form.questions) expect(Object.keys(q).sort()).toEqual(expect.arrayContaining(['id', 'name', 'type']));
+			for (const q of form.questions)
+				expect(Object.keys(q).sort()).toEqual(expect.arrayContaining(['id', 'name', 'type']));
 			for (const c of form.calculations) expect(['number', 'text', 'duration']).toContain(c.type);
 		}
 		expect(forms.some((f) => f.urlParameters.length > 0)).toBe(true);
@@ -60,7 +96,9 @@ describe('GET /forms/{formId}', () => {
 	});
 
 	it('uses every known question type and one type no client knows', async () => {
-		const types = new Set((await allMetadata()).flatMap((f) => f.questions.map((q: Json) => q.type)));
+		const types = new Set(
+			(await allMetadata()).flatMap((f) => f.questions.map((q: Json) => q.type)),
+		);
 		for (const type of KNOWN_TYPES) expect(types).toContain(type);
 		const unknown = [...types].filter((t) => !KNOWN_TYPES.includes(t));
 		expect(unknown).toEqual(['HologramInput']);
@@ -85,16 +123,25 @@ describe('GET /forms/{formId}', () => {
 	});
 
 	it('gives choice questions options with id, value and label', async () => {
-		const choice = (await allMetadata()).flatMap((f) => f.questions).filter((q: Json) => q.type === 'Dropdown');
+		const choice = (await allMetadata())
+			.flatMap((f) => f.questions)
+			.filter((q: Json) => q.type === 'Dropdown');
 		expect(choice.length).toBeGreaterThan(0);
-		for (const option of choice[0].options) expect(Object.keys(option).sort()).toEqual(['id', 'label', 'value']);
+		for (const option of choice[0].options)
+			expect(Object.keys(option).sort()).toEqual(['id', 'label', 'value']);
 	});
 
 	it('answers 404 in the usual shape for an unknown form, and for another account’s form', async () => {
 		const unknown = await h.api.get('/forms/doesNotExist1');
 		expect(unknown.status).toBe(404);
-		expect(unknown.body).toEqual({ statusCode: 404, error: 'Not Found', message: expect.stringContaining('doesNotExist1') });
-		const euForm = (await apiClient(h.sandbox.demo.euApiRoot, h.sandbox.demo.euApiKey).get('/forms')).body[0].formId;
+		expect(unknown.body).toEqual({
+			statusCode: 404,
+			error: 'Not Found',
+			message: expect.stringContaining('doesNotExist1'),
+		});
+		const euForm = (
+			await apiClient(h.sandbox.demo.euApiRoot, h.sandbox.demo.euApiKey).get('/forms')
+		).body[0].formId;
 		const foreign = await h.api.get(`/forms/${euForm}`);
 		expect(foreign.status).toBe(404);
 	});
@@ -106,7 +153,11 @@ describe('authentication', () => {
 	it('refuses a missing header with 400 "API authorization header missing"', async () => {
 		const res = await call('GET', formsUrl());
 		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'API authorization header missing' });
+		expect(res.body).toEqual({
+			statusCode: 400,
+			error: 'Bad Request',
+			message: 'API authorization header missing',
+		});
 	});
 
 	it.each([
@@ -118,14 +169,16 @@ describe('authentication', () => {
 		expect(res.body.message).toBe('Incorrectly formatted API key was passed');
 	});
 
-	it.each([['an unknown API key', 'sk_prod_'], ['an unknown OAuth token', 'fillout_token_']])(
-		'refuses %s with 400 "API Key invalid"',
-		async (_what, prefix) => {
-			const res = await call('GET', formsUrl(), { headers: { authorization: `Bearer ${prefix}unknown0000` } });
-			expect(res.status).toBe(400);
-			expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'API Key invalid' });
-		},
-	);
+	it.each([
+		['an unknown API key', 'sk_prod_'],
+		['an unknown OAuth token', 'fillout_token_'],
+	])('refuses %s with 400 "API Key invalid"', async (_what, prefix) => {
+		const res = await call('GET', formsUrl(), {
+			headers: { authorization: `Bearer ${prefix}unknown0000` },
+		});
+		expect(res.status).toBe(400);
+		expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'API Key invalid' });
+	});
 
 	it('accepts a key given explicitly (--api-key) whatever its format, for the demo account', async () => {
 		const res = await apiClient(h.sandbox.apiRoot, EXTRA_KEY).get('/forms');
@@ -144,7 +197,9 @@ describe('authentication', () => {
 	});
 
 	it('serves no API under an unknown region root', async () => {
-		const res = await call('GET', `${h.sandbox.origin}/xx/v1/api/forms`, { headers: { authorization: `Bearer ${h.sandbox.demo.apiKey}` } });
+		const res = await call('GET', `${h.sandbox.origin}/xx/v1/api/forms`, {
+			headers: { authorization: `Bearer ${h.sandbox.demo.apiKey}` },
+		});
 		expect(res.status).toBe(404);
 	});
 });
@@ -153,7 +208,11 @@ describe('unknown routes', () => {
 	it('answer 404 in the usual shape', async () => {
 		const res = await h.api.get('/nothing/here');
 		expect(res.status).toBe(404);
-		expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: 'Route GET:/v1/api/nothing/here not found' });
+		expect(res.body).toEqual({
+			statusCode: 404,
+			error: 'Not Found',
+			message: 'Route GET:/v1/api/nothing/here not found',
+		});
 		expect((await call('PUT', `${h.sandbox.apiRoot}/forms`)).status).toBe(404);
 	});
 });

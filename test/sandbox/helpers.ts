@@ -12,12 +12,16 @@ export { http as call, type HttpResult, type Json } from '../support/http';
 export function apiClient(apiRoot: string, key: string) {
 	const auth = { authorization: `Bearer ${key}` };
 	const withQuery = (path: string, query?: Record<string, string | number | boolean>) => {
-		const qs = query ? `?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
+		const qs = query
+			? `?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`
+			: '';
 		return `${apiRoot}${path}${qs}`;
 	};
 	return {
-		get: <T = Json>(path: string, query?: Record<string, string | number | boolean>) => call<T>('GET', withQuery(path, query), { headers: auth }),
-		post: <T = Json>(path: string, json: unknown) => call<T>('POST', withQuery(path), { headers: auth, json }),
+		get: <T = Json>(path: string, query?: Record<string, string | number | boolean>) =>
+			call<T>('GET', withQuery(path, query), { headers: auth }),
+		post: <T = Json>(path: string, json: unknown) =>
+			call<T>('POST', withQuery(path), { headers: auth, json }),
 		delete: <T = Json>(path: string) => call<T>('DELETE', withQuery(path), { headers: auth }),
 	};
 }
@@ -26,8 +30,10 @@ export function apiClient(apiRoot: string, key: string) {
 export function controlClient(origin: string) {
 	return {
 		get: <T = Json>(path: string) => call<T>('GET', `${origin}/_sandbox${path}`),
-		post: <T = Json>(path: string, json: unknown = {}) => call<T>('POST', `${origin}/_sandbox${path}`, { json }),
-		patch: <T = Json>(path: string, json: unknown) => call<T>('PATCH', `${origin}/_sandbox${path}`, { json }),
+		post: <T = Json>(path: string, json: unknown = {}) =>
+			call<T>('POST', `${origin}/_sandbox${path}`, { json }),
+		patch: <T = Json>(path: string, json: unknown) =>
+			call<T>('PATCH', `${origin}/_sandbox${path}`, { json }),
 		delete: <T = Json>(path: string) => call<T>('DELETE', `${origin}/_sandbox${path}`),
 	};
 }
@@ -44,11 +50,18 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
 }
 
 export function harnessFor(sandbox: RunningSandbox): Harness {
-	return { sandbox, api: apiClient(sandbox.apiRoot, sandbox.demo.apiKey), control: controlClient(sandbox.origin) };
+	return {
+		sandbox,
+		api: apiClient(sandbox.apiRoot, sandbox.demo.apiKey),
+		control: controlClient(sandbox.origin),
+	};
 }
 
 /** A fresh form in the demo account, so counts in a test are exact. */
-export async function freshForm(control: ReturnType<typeof controlClient>, body: Record<string, unknown> = {}): Promise<string> {
+export async function freshForm(
+	control: ReturnType<typeof controlClient>,
+	body: Record<string, unknown> = {},
+): Promise<string> {
 	const res = await control.post('/forms', { name: 'Test form', ...body });
 	if (res.status !== 200) throw new Error(`creating a form failed: ${res.status} ${res.text}`);
 	return res.body.id as string;
@@ -68,7 +81,9 @@ export interface Receiver {
 }
 
 /** A real HTTP server that records JSON deliveries and answers after `delayMs` with `status`. */
-export async function startReceiver(reply: { status?: number; delayMs?: number } = {}): Promise<Receiver> {
+export async function startReceiver(
+	reply: { status?: number; delayMs?: number } = {},
+): Promise<Receiver> {
 	const received: ReceivedDelivery[] = [];
 	const pending = new Set<ReturnType<typeof setTimeout>>();
 	const server: Server = createServer((req, res) => {
@@ -77,7 +92,10 @@ export async function startReceiver(reply: { status?: number; delayMs?: number }
 		req.on('data', (chunk: string) => (text += chunk));
 		req.on('end', () => {
 			received.push({ headers: req.headers, body: JSON.parse(text) });
-			const answer = () => res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' }).end('{"ok":true}');
+			const answer = () =>
+				res
+					.writeHead(reply.status ?? 200, { 'content-type': 'application/json' })
+					.end('{"ok":true}');
 			if (!reply.delayMs) {
 				answer();
 				return;

@@ -13,7 +13,8 @@ async function generate(formId: string, body: Record<string, unknown>): Promise<
 	return res.body;
 }
 
-const list = (formId: string, query: Record<string, string | number | boolean> = {}) => h.api.get(`/forms/${formId}/submissions`, query);
+const list = (formId: string, query: Record<string, string | number | boolean> = {}) =>
+	h.api.get(`/forms/${formId}/submissions`, query);
 
 const ids = (res: Json): string[] => res.body.responses.map((s: Json) => s.submissionId);
 
@@ -67,9 +68,14 @@ describe('order', () => {
 
 	it('breaks ties of identical timestamps by submissionId, so pages never overlap', async () => {
 		const formId = await freshForm(h.control);
-		const made = await generate(formId, { count: 25, stepMs: 0, startTime: '2024-06-01T00:00:00.000Z' });
+		const made = await generate(formId, {
+			count: 25,
+			stepMs: 0,
+			startTime: '2024-06-01T00:00:00.000Z',
+		});
 		const pages = [];
-		for (let offset = 0; offset < 25; offset += 10) pages.push(...ids(await list(formId, { limit: 10, offset })));
+		for (let offset = 0; offset < 25; offset += 10)
+			pages.push(...ids(await list(formId, { limit: 10, offset })));
 		expect(pages).toEqual([...made.submissionIds].sort());
 	});
 
@@ -95,9 +101,15 @@ describe('date filters', () => {
 	let made: string[];
 	beforeAll(async () => {
 		formId = await freshForm(h.control);
-		const res = await generate(formId, { count: 5, startTime: '2024-03-01T10:00:00.000Z', stepMs: 60_000 });
+		const res = await generate(formId, {
+			count: 5,
+			startTime: '2024-03-01T10:00:00.000Z',
+			stepMs: 60_000,
+		});
 		made = res.submissionIds;
-		times = [0, 1, 2, 3, 4].map((i) => new Date(Date.parse('2024-03-01T10:00:00.000Z') + i * 60_000).toISOString());
+		times = [0, 1, 2, 3, 4].map((i) =>
+			new Date(Date.parse('2024-03-01T10:00:00.000Z') + i * 60_000).toISOString(),
+		);
 	});
 
 	it('afterDate keeps only submissions strictly after it', async () => {
@@ -109,20 +121,27 @@ describe('date filters', () => {
 	});
 
 	it('understands offsets and combines both', async () => {
-		const res = await list(formId, { afterDate: '2024-03-01T12:00:30+02:00', beforeDate: '2024-03-01T10:04:00Z' });
+		const res = await list(formId, {
+			afterDate: '2024-03-01T12:00:30+02:00',
+			beforeDate: '2024-03-01T10:04:00Z',
+		});
 		expect(ids(res)).toEqual(made.slice(1, 4));
 		expect(res.body.totalResponses).toBe(3);
 	});
 
-	it.each(['yesterday', '2024-02-30T00:00:00Z', '2024-01-01', '2024-01-01T10:00:00', '2024-13-01T00:00:00Z', ''])(
-		'refuses afterDate=%p with 400 naming the parameter',
-		async (value) => {
-			const res = await list(formId, { afterDate: value });
-			expect(res.status).toBe(400);
-			expect(res.body.statusCode).toBe(400);
-			expect(res.body.message).toMatch(/^afterDate must be an ISO 8601 date-time/);
-		},
-	);
+	it.each([
+		'yesterday',
+		'2024-02-30T00:00:00Z',
+		'2024-01-01',
+		'2024-01-01T10:00:00',
+		'2024-13-01T00:00:00Z',
+		'',
+	])('refuses afterDate=%p with 400 naming the parameter', async (value) => {
+		const res = await list(formId, { afterDate: value });
+		expect(res.status).toBe(400);
+		expect(res.body.statusCode).toBe(400);
+		expect(res.body.message).toMatch(/^afterDate must be an ISO 8601 date-time/);
+	});
 
 	it('refuses a bad beforeDate naming beforeDate', async () => {
 		const res = await list(formId, { beforeDate: 'soon' });
@@ -158,8 +177,12 @@ describe('status and previews', () => {
 		const feedback = h.sandbox.demo.formIds[0];
 		const finished = (await list(feedback)).body.totalResponses;
 		expect(finished).toBeGreaterThan(200);
-		expect((await list(feedback, { status: 'in_progress' })).body.totalResponses).toBeGreaterThan(0);
-		expect((await list(feedback, { includePreview: true })).body.totalResponses).toBeGreaterThan(finished);
+		expect((await list(feedback, { status: 'in_progress' })).body.totalResponses).toBeGreaterThan(
+			0,
+		);
+		expect((await list(feedback, { includePreview: true })).body.totalResponses).toBeGreaterThan(
+			finished,
+		);
 	});
 });
 
@@ -177,15 +200,32 @@ describe('search', () => {
 			urlParameters: ['utm_source'],
 		});
 		const respond = async (label: string, body: Json) => {
-			const res = await h.control.post(`/forms/${formId}/respond`, { fillUnanswered: false, ...body });
+			const res = await h.control.post(`/forms/${formId}/respond`, {
+				fillUnanswered: false,
+				...body,
+			});
 			expect(res.status).toBe(200);
 			made[label] = res.body.submission.submissionId;
 		};
 		await respond('zoe', { answers: { Name: 'Zoë Øvergaard', 'Team size': 4217 } });
-		await respond('tokyo', { answers: { Address: { address: '1-1 Chiyoda', city: '東京', state: '', zipCode: '100', country: 'Japan' } } });
+		await respond('tokyo', {
+			answers: {
+				Address: {
+					address: '1-1 Chiyoda',
+					city: '東京',
+					state: '',
+					zipCode: '100',
+					country: 'Japan',
+				},
+			},
+		});
 		await respond('rust', { answers: { Skills: ['Go', 'Rust'] } });
 		const utm = (await h.api.get(`/forms/${formId}`)).body.urlParameters[0];
-		await respond('campaign', { submission: { urlParameters: [{ id: utm.id, name: 'utm_source', value: 'Spring-Newsletter' }] } });
+		await respond('campaign', {
+			submission: {
+				urlParameters: [{ id: utm.id, name: 'utm_source', value: 'Spring-Newsletter' }],
+			},
+		});
 	});
 
 	const found = async (search: string) => ids(await list(formId, { search }));
@@ -228,7 +268,11 @@ describe('parameter errors', () => {
 	])('%s=%s answers 400 with a clear message', async (name, value, message) => {
 		const res = await list(formId(), { [name]: value });
 		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(message) });
+		expect(res.body).toEqual({
+			statusCode: 400,
+			error: 'Bad Request',
+			message: expect.stringMatching(message),
+		});
 	});
 
 	it('refuses a repeated parameter', async () => {
@@ -266,44 +310,92 @@ describe('edit links and single submissions', () => {
 		expect(Object.keys(res.body)).toEqual(['submission']);
 		expect(res.body.submission.submissionId).toBe(submissionId);
 		expect(res.body.submission).not.toHaveProperty('editLink');
-		const linked = await h.api.get(`/forms/${formId}/submissions/${submissionId}`, { includeEditLink: true });
+		const linked = await h.api.get(`/forms/${formId}/submissions/${submissionId}`, {
+			includeEditLink: true,
+		});
 		expect(linked.body.submission.editLink).toContain(`session=${submissionId}`);
-		expect((await h.api.get(`/forms/${formId}/submissions/${submissionId}`, { includeEditLink: 'on' })).status).toBe(400);
+		expect(
+			(await h.api.get(`/forms/${formId}/submissions/${submissionId}`, { includeEditLink: 'on' }))
+				.status,
+		).toBe(400);
 	});
 
 	it('GET one finds in-progress submissions too', async () => {
-		const inProgress = (await generate(formId, { count: 1, status: 'in_progress' })).submissionIds[0];
+		const inProgress = (await generate(formId, { count: 1, status: 'in_progress' }))
+			.submissionIds[0];
 		expect((await h.api.get(`/forms/${formId}/submissions/${inProgress}`)).status).toBe(200);
 	});
 
 	it('GET one answers 404 for an unknown submission', async () => {
-		const res = await h.api.get(`/forms/${formId}/submissions/00000000-0000-4000-8000-000000000000`);
+		const res = await h.api.get(
+			`/forms/${formId}/submissions/00000000-0000-4000-8000-000000000000`,
+		);
 		expect(res.status).toBe(404);
-		expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: expect.stringContaining('00000000-0000-4000-8000-000000000000') });
+		expect(res.body).toEqual({
+			statusCode: 404,
+			error: 'Not Found',
+			message: expect.stringContaining('00000000-0000-4000-8000-000000000000'),
+		});
 	});
 });
 
 describe('seeded submissions look like the live service’s', () => {
 	it('carry realistic values, calculations, URL parameters, scheduling, payments, quiz and login', async () => {
 		const all: Json[] = [];
-		for (const formId of h.sandbox.demo.formIds) all.push(...(await list(formId, { limit: 150 })).body.responses);
+		for (const formId of h.sandbox.demo.formIds)
+			all.push(...(await list(formId, { limit: 150 })).body.responses);
 		const answers = all.flatMap((s) => s.questions);
-		const byType = (type: string) => answers.filter((q: Json) => q.type === type && q.value !== null && q.value !== '').map((q: Json) => q.value);
-		expect(byType('Address')[0]).toEqual({ address: expect.any(String), city: expect.any(String), state: expect.any(String), zipCode: expect.any(String), country: expect.any(String) });
-		expect(byType('Checkboxes').every((v: Json) => Array.isArray(v) && v.every((x: Json) => typeof x === 'string'))).toBe(true);
+		const byType = (type: string) =>
+			answers
+				.filter((q: Json) => q.type === type && q.value !== null && q.value !== '')
+				.map((q: Json) => q.value);
+		expect(byType('Address')[0]).toEqual({
+			address: expect.any(String),
+			city: expect.any(String),
+			state: expect.any(String),
+			zipCode: expect.any(String),
+			country: expect.any(String),
+		});
+		expect(
+			byType('Checkboxes').every(
+				(v: Json) => Array.isArray(v) && v.every((x: Json) => typeof x === 'string'),
+			),
+		).toBe(true);
 		expect(byType('MultiSelect').every((v: Json) => Array.isArray(v))).toBe(true);
-		expect(byType('FileUpload')[0][0]).toEqual({ url: expect.stringMatching(/^https:\/\//), filename: expect.any(String) });
+		expect(byType('FileUpload')[0][0]).toEqual({
+			url: expect.stringMatching(/^https:\/\//),
+			filename: expect.any(String),
+		});
 		expect(byType('DatePicker').every((v: Json) => /^\d{4}-\d{2}-\d{2}$/.test(v))).toBe(true);
 		expect(byType('NumberInput').every((v: Json) => typeof v === 'number')).toBe(true);
 		expect(answers.some((q: Json) => q.value === null)).toBe(true);
 		expect(answers.some((q: Json) => q.value === '')).toBe(true);
 		const text = JSON.stringify(all);
 		for (const sample of ['é', '王芳', 'محمد', '👍']) expect(text).toContain(sample);
-		expect(all.some((s) => s.calculations.some((c: Json) => c.type === 'duration' && /^\d+:\d{2}:\d{2}$/.test(c.value)))).toBe(true);
+		expect(
+			all.some((s) =>
+				s.calculations.some(
+					(c: Json) => c.type === 'duration' && /^\d+:\d{2}:\d{2}$/.test(c.value),
+				),
+			),
+		).toBe(true);
 		const payment = all.flatMap((s) => s.payments ?? []).find((p: Json) => p.value)?.value;
-		expect(payment).toEqual(expect.objectContaining({ paymentId: expect.any(String), stripeCustomerId: expect.any(String), stripePaymentUrl: expect.any(String) }));
+		expect(payment).toEqual(
+			expect.objectContaining({
+				paymentId: expect.any(String),
+				stripeCustomerId: expect.any(String),
+				stripePaymentUrl: expect.any(String),
+			}),
+		);
 		const booking = all.flatMap((s) => s.scheduling ?? []).find((p: Json) => p.value)?.value;
-		expect(booking).toEqual(expect.objectContaining({ fullName: expect.any(String), email: expect.any(String), timezone: expect.any(String), eventStartTime: expect.any(String) }));
+		expect(booking).toEqual(
+			expect.objectContaining({
+				fullName: expect.any(String),
+				email: expect.any(String),
+				timezone: expect.any(String),
+				eventStartTime: expect.any(String),
+			}),
+		);
 		expect(all.find((s) => s.quiz)?.quiz).toEqual({ score: expect.any(Number), maxScore: 5 });
 		expect(all.find((s) => s.login)?.login).toEqual({ email: expect.stringContaining('@') });
 	});

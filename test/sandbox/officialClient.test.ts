@@ -69,7 +69,10 @@ it('lists submissions with every parameter it knows', async () => {
 it('creates, reads and deletes a submission', async () => {
 	const form = await client().getForm(h.sandbox.demo.formIds[3]);
 	const created = (await client().createSubmissions(form.id, [
-		{ questions: [{ id: form.questions[0].id, value: 'Grace Hopper' }], submissionTime: '2024-08-01T09:00:00Z' },
+		{
+			questions: [{ id: form.questions[0].id, value: 'Grace Hopper' }],
+			submissionTime: '2024-08-01T09:00:00Z',
+		},
 	])) as unknown as { submissions: Array<{ submissionId: string }> };
 	const id = created.submissions[0].submissionId;
 	const one = await client().getSubmission(form.id, id, { includeEditLink: true });
@@ -81,9 +84,12 @@ it('creates, reads and deletes a submission', async () => {
 
 it('surfaces the sandbox’s validation issues through its error', async () => {
 	const formId = h.sandbox.demo.formIds[3];
-	await expect(client().createSubmissions(formId, Array.from({ length: 11 }, () => ({ questions: [] })))).rejects.toThrow(
-		/Array must contain at most 10 element\(s\)/,
-	);
+	await expect(
+		client().createSubmissions(
+			formId,
+			Array.from({ length: 11 }, () => ({ questions: [] })),
+		),
+	).rejects.toThrow(/Array must contain at most 10 element\(s\)/);
 });
 
 it('creates and deletes webhooks', async () => {

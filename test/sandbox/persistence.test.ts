@@ -15,10 +15,14 @@ it('keeps forms, submissions, deletions, webhooks and tokens across a restart', 
 	const dataFile = join(dir, 'state.json');
 	const first = await startHarness({ dataFile });
 	const formId = await freshForm(first.control, { name: 'Persistent' });
-	const made = (await first.control.post(`/forms/${formId}/generate`, { count: 3 })).body.submissionIds;
+	const made = (await first.control.post(`/forms/${formId}/generate`, { count: 3 })).body
+		.submissionIds;
 	await first.api.delete(`/forms/${formId}/submissions/${made[1]}`);
-	const webhookId = (await first.api.post('/webhook/create', { formId, url: 'https://example.com/hook' })).body.id;
-	const account = (await first.control.post('/accounts', { apiKey: 'kept-key', basePath: '/apac' })).body;
+	const webhookId = (
+		await first.api.post('/webhook/create', { formId, url: 'https://example.com/hook' })
+	).body.id;
+	const account = (await first.control.post('/accounts', { apiKey: 'kept-key', basePath: '/apac' }))
+		.body;
 	await first.sandbox.close();
 
 	expect(existsSync(dataFile)).toBe(true);
@@ -30,8 +34,12 @@ it('keeps forms, submissions, deletions, webhooks and tokens across a restart', 
 		expect(second.sandbox.demo.apiKey).toBe(first.sandbox.demo.apiKey);
 		const list = await second.api.get(`/forms/${formId}/submissions`);
 		expect(list.body.responses.map((s: Json) => s.submissionId)).toEqual([made[0], made[2]]);
-		expect((await second.control.get('/webhooks')).body.map((w: Json) => w.id)).toEqual([webhookId]);
-		const next = (await second.api.post('/webhook/create', { formId, url: 'https://example.com/2' })).body.id;
+		expect((await second.control.get('/webhooks')).body.map((w: Json) => w.id)).toEqual([
+			webhookId,
+		]);
+		const next = (
+			await second.api.post('/webhook/create', { formId, url: 'https://example.com/2' })
+		).body.id;
 		expect(next).toBeGreaterThan(webhookId);
 		const apac = apiClient(`${second.sandbox.origin}${account.basePath}/v1/api`, 'kept-key');
 		expect((await apac.get('/forms')).status).toBe(200);

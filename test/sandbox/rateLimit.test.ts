@@ -1,11 +1,20 @@
 /** Rate limiting: 5/s per key like the live service, its 429 and headers, isolation, and turning it off. */
 import { startSandbox } from '../../sandbox';
-import { apiClient, call, harnessFor, sleep, startHarness, type Harness, type HttpResult } from './helpers';
+import {
+	apiClient,
+	call,
+	harnessFor,
+	sleep,
+	startHarness,
+	type Harness,
+	type HttpResult,
+} from './helpers';
 
 /** Limits are per bearer value: each test takes its own key, so no test waits for another's window. */
 const KEYS = ['rl-key-1', 'rl-key-2', 'rl-key-3', 'rl-key-4', 'rl-key-5', 'rl-key-6'];
 
-const burst = (n: number, send: () => Promise<HttpResult>) => Promise.all(Array.from({ length: n }, send));
+const burst = (n: number, send: () => Promise<HttpResult>) =>
+	Promise.all(Array.from({ length: n }, send));
 
 describe('with the default limit of 5 per second', () => {
 	let h: Harness;
@@ -21,13 +30,19 @@ describe('with the default limit of 5 per second', () => {
 		const refused = results.filter((r) => r.status === 429);
 		expect(refused).toHaveLength(3);
 		for (const r of refused) {
-			expect(r.body).toEqual({ statusCode: 429, error: 'Too Many Requests', message: 'Too many requests. Try again soon.' });
+			expect(r.body).toEqual({
+				statusCode: 429,
+				error: 'Too Many Requests',
+				message: 'Too many requests. Try again soon.',
+			});
 			expect(r.headers.get('retry-after')).toBe('1');
 			expect(r.headers.get('ratelimit-remaining')).toBe('0');
 			expect(r.headers.get('ratelimit-limit')).toBe('5');
 			expect(r.headers.get('ratelimit-policy')).toBe('5;w=1');
 		}
-		const remaining = results.filter((r) => r.status === 200).map((r) => Number(r.headers.get('ratelimit-remaining')));
+		const remaining = results
+			.filter((r) => r.status === 200)
+			.map((r) => Number(r.headers.get('ratelimit-remaining')));
 		expect(remaining.sort()).toEqual([0, 1, 2, 3, 4]);
 	});
 
@@ -35,7 +50,9 @@ describe('with the default limit of 5 per second', () => {
 		const answers = [
 			await client(KEYS[1]).get('/forms'),
 			await client(KEYS[1]).get('/forms/unknown'),
-			await call('GET', `${h.sandbox.apiRoot}/forms`, { headers: { authorization: 'Bearer not-a-key' } }),
+			await call('GET', `${h.sandbox.apiRoot}/forms`, {
+				headers: { authorization: 'Bearer not-a-key' },
+			}),
 		];
 		expect(answers.map((a) => a.status)).toEqual([200, 404, 400]);
 		for (const a of answers) {
@@ -65,7 +82,9 @@ describe('with the default limit of 5 per second', () => {
 	it('does not limit OAuth or control endpoints', async () => {
 		const control = await burst(12, () => h.control.get('/info'));
 		expect(control.every((r) => r.status === 200)).toBe(true);
-		const token = await burst(12, () => call('POST', `${h.sandbox.origin}/public/oauth/accessToken`, { json: {} }));
+		const token = await burst(12, () =>
+			call('POST', `${h.sandbox.origin}/public/oauth/accessToken`, { json: {} }),
+		);
 		expect(token.every((r) => r.status === 400)).toBe(true);
 		expect(token[0].headers.get('ratelimit-limit')).toBeNull();
 	});
@@ -75,7 +94,11 @@ describe('with the default limit of 5 per second', () => {
 		await burst(7, () => client(KEYS[5]).get('/forms'));
 		const stats = (await h.control.get('/stats')).body;
 		expect(stats.rateLimited).toBe(2);
-		expect(stats.byKey[KEYS[5]]).toEqual({ total: 7, rateLimited: 2, requests: { 'GET /v1/api/forms': 7 } });
+		expect(stats.byKey[KEYS[5]]).toEqual({
+			total: 7,
+			rateLimited: 2,
+			requests: { 'GET /v1/api/forms': 7 },
+		});
 	});
 });
 

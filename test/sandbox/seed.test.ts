@@ -8,5 +8,7 @@ it('builds the same world every time, in well under 200 ms', () => {
 	const second = buildSeed();
 	expect(second).toEqual(first);
 	expect(first.forms.length).toBeGreaterThanOrEqual(6);
-	expect([...first.submissions.values()].reduce((n, list) => n + list.length, 0)).toBeGreaterThan(400);
+	expect([...first.submissions.values()].reduce((n, list) => n + list.length, 0)).toBeGreaterThan(
+		400,
+	);
 });

@@ -1,5 +1,13 @@
 /** Endpoint 7 and POST /webhook/delete, and real HTTP deliveries to local receivers. */
-import { apiClient, freshForm, startHarness, startReceiver, type Harness, type Json, type Receiver } from './helpers';
+import {
+	apiClient,
+	freshForm,
+	startHarness,
+	startReceiver,
+	type Harness,
+	type Json,
+	type Receiver,
+} from './helpers';
 
 let h: Harness;
 const receivers: Receiver[] = [];
@@ -23,7 +31,8 @@ async function subscribe(formId: string, url: string): Promise<number> {
 	return res.body.id;
 }
 
-const respond = (formId: string, body: Json = {}) => h.control.post(`/forms/${formId}/respond`, body);
+const respond = (formId: string, body: Json = {}) =>
+	h.control.post(`/forms/${formId}/respond`, body);
 
 describe('POST /webhook/create', () => {
 	it('answers {id: integer}', async () => {
@@ -52,14 +61,26 @@ describe('POST /webhook/create', () => {
 		[{ formId: 'unknownForm', url: 'https://example.com/hook' }, 404, /unknownForm/],
 	])('validates %j', async (body, status, message) => {
 		const formId = h.sandbox.demo.formIds[0];
-		const res = await h.api.post('/webhook/create', { ...body, formId: body.formId === 'FORM' ? formId : body.formId });
+		const res = await h.api.post('/webhook/create', {
+			...body,
+			formId: body.formId === 'FORM' ? formId : body.formId,
+		});
 		expect(res.status).toBe(status);
-		expect(res.body).toEqual({ statusCode: status, error: expect.any(String), message: expect.stringMatching(message) });
+		expect(res.body).toEqual({
+			statusCode: status,
+			error: expect.any(String),
+			message: expect.stringMatching(message),
+		});
 	});
 
 	it('refuses another account’s form', async () => {
-		const euForm = (await apiClient(h.sandbox.demo.euApiRoot, h.sandbox.demo.euApiKey).get('/forms')).body[0].formId;
-		expect((await h.api.post('/webhook/create', { formId: euForm, url: 'https://example.com/hook' })).status).toBe(404);
+		const euForm = (
+			await apiClient(h.sandbox.demo.euApiRoot, h.sandbox.demo.euApiKey).get('/forms')
+		).body[0].formId;
+		expect(
+			(await h.api.post('/webhook/create', { formId: euForm, url: 'https://example.com/hook' }))
+				.status,
+		).toBe(404);
 	});
 });
 
@@ -68,26 +89,40 @@ describe('POST /webhook/delete', () => {
 		const formId = await freshForm(h.control);
 		const a = await subscribe(formId, 'https://example.com/a');
 		const b = await subscribe(formId, 'https://example.com/b');
-		expect(await h.api.post('/webhook/delete', { webhookId: a })).toMatchObject({ status: 200, body: {} });
-		expect(await h.api.post('/webhook/delete', { webhookId: String(b) })).toMatchObject({ status: 200, body: {} });
+		expect(await h.api.post('/webhook/delete', { webhookId: a })).toMatchObject({
+			status: 200,
+			body: {},
+		});
+		expect(await h.api.post('/webhook/delete', { webhookId: String(b) })).toMatchObject({
+			status: 200,
+			body: {},
+		});
 		const again = await h.api.post('/webhook/delete', { webhookId: a });
 		expect(again.status).toBe(404);
-		expect(again.body).toEqual({ statusCode: 404, error: 'Not Found', message: `Webhook ${a} not found` });
+		expect(again.body).toEqual({
+			statusCode: 404,
+			error: 'Not Found',
+			message: `Webhook ${a} not found`,
+		});
 		const ids = (await h.control.get('/webhooks')).body.map((w: Json) => w.id);
 		expect(ids).not.toContain(a);
 		expect(ids).not.toContain(b);
 	});
 
-	it.each([[{}], [{ webhookId: 'abc' }], [{ webhookId: 1.5 }]])('refuses %j with 400', async (body) => {
-		const res = await h.api.post('/webhook/delete', body);
-		expect(res.status).toBe(400);
-		expect(res.body.message).toMatch(/^webhookId must be an integer/);
-	});
+	it.each([[{}], [{ webhookId: 'abc' }], [{ webhookId: 1.5 }]])(
+		'refuses %j with 400',
+		async (body) => {
+			const res = await h.api.post('/webhook/delete', body);
+			expect(res.status).toBe(400);
+			expect(res.body.message).toMatch(/^webhookId must be an integer/);
+		},
+	);
 
 	it('cannot delete another account’s webhook', async () => {
 		const eu = apiClient(h.sandbox.demo.euApiRoot, h.sandbox.demo.euApiKey);
 		const euForm = (await eu.get('/forms')).body[0].formId;
-		const id = (await eu.post('/webhook/create', { formId: euForm, url: 'https://example.com/eu' })).body.id;
+		const id = (await eu.post('/webhook/create', { formId: euForm, url: 'https://example.com/eu' }))
+			.body.id;
 		expect((await h.api.post('/webhook/delete', { webhookId: id })).status).toBe(404);
 		expect((await eu.post('/webhook/delete', { webhookId: id })).status).toBe(200);
 	});
@@ -95,14 +130,25 @@ describe('POST /webhook/delete', () => {
 	it('answers 400 instead of 404 for an unknown or another account’s id when started with unknownWebhookStatus 400', async () => {
 		const strict = await startHarness({ unknownWebhookStatus: 400 });
 		try {
-			const id = (await strict.api.post('/webhook/create', { formId: await freshForm(strict.control), url: 'https://example.com/s' })).body.id;
+			const id = (
+				await strict.api.post('/webhook/create', {
+					formId: await freshForm(strict.control),
+					url: 'https://example.com/s',
+				})
+			).body.id;
 			expect((await strict.api.post('/webhook/delete', { webhookId: id })).status).toBe(200);
 			const again = await strict.api.post('/webhook/delete', { webhookId: id });
 			expect(again.status).toBe(400);
-			expect(again.body).toEqual({ statusCode: 400, error: 'Bad Request', message: `Webhook ${id} not found` });
+			expect(again.body).toEqual({
+				statusCode: 400,
+				error: 'Bad Request',
+				message: `Webhook ${id} not found`,
+			});
 			const eu = apiClient(strict.sandbox.demo.euApiRoot, strict.sandbox.demo.euApiKey);
 			const euForm = (await eu.get('/forms')).body[0].formId;
-			const euId = (await eu.post('/webhook/create', { formId: euForm, url: 'https://example.com/eu' })).body.id;
+			const euId = (
+				await eu.post('/webhook/create', { formId: euForm, url: 'https://example.com/eu' })
+			).body.id;
 			expect((await strict.api.post('/webhook/delete', { webhookId: euId })).status).toBe(400);
 			expect((await eu.post('/webhook/delete', { webhookId: euId })).status).toBe(200);
 		} finally {
@@ -119,19 +165,41 @@ describe('deliveries', () => {
 		const res = await respond(formId, { answers: { Name: 'Ana López' } });
 		expect(res.status).toBe(200);
 		expect(res.body.deliveries).toEqual(
-			ids.map((webhookId, i) => ({ webhookId, url: [one, two][i].url, shape: 'wrapped', statusCode: 200, durationMs: expect.any(Number) })),
+			ids.map((webhookId, i) => ({
+				webhookId,
+				url: [one, two][i].url,
+				shape: 'wrapped',
+				statusCode: 200,
+				durationMs: expect.any(Number),
+			})),
 		);
 		for (const r of [one, two]) {
 			expect(r.received).toHaveLength(1);
 			expect(r.received[0].headers['content-type']).toBe('application/json');
-			expect(r.received[0].body).toEqual({ formId, formName: 'Déjà vu 🎉', submission: res.body.submission });
+			expect(r.received[0].body).toEqual({
+				formId,
+				formName: 'Déjà vu 🎉',
+				submission: res.body.submission,
+			});
 		}
-		const stored = await h.api.get(`/forms/${formId}/submissions/${res.body.submission.submissionId}`);
+		const stored = await h.api.get(
+			`/forms/${formId}/submissions/${res.body.submission.submissionId}`,
+		);
 		expect(stored.body.submission).toEqual(one.received[0].body.submission);
-		expect(stored.body.submission.questions.find((q: Json) => q.name === 'Name').value).toBe('Ana López');
-		const record = (await h.control.get('/webhooks')).body.find((w: Json) => w.id === ids[0]).deliveries;
+		expect(stored.body.submission.questions.find((q: Json) => q.name === 'Name').value).toBe(
+			'Ana López',
+		);
+		const record = (await h.control.get('/webhooks')).body.find(
+			(w: Json) => w.id === ids[0],
+		).deliveries;
 		expect(record).toEqual([
-			{ submissionId: res.body.submission.submissionId, shape: 'wrapped', at: expect.any(String), statusCode: 200, durationMs: expect.any(Number) },
+			{
+				submissionId: res.body.submission.submissionId,
+				shape: 'wrapped',
+				at: expect.any(String),
+				statusCode: 200,
+				durationMs: expect.any(Number),
+			},
 		]);
 	});
 
@@ -179,7 +247,13 @@ describe('deliveries', () => {
 		const r = await receiver();
 		await subscribe(formId, r.url);
 		const questionId = (await h.api.get(`/forms/${formId}`)).body.questions[0].id;
-		expect((await h.api.post(`/forms/${formId}/submissions`, { submissions: [{ questions: [{ id: questionId, value: 'x' }] }] })).status).toBe(200);
+		expect(
+			(
+				await h.api.post(`/forms/${formId}/submissions`, {
+					submissions: [{ questions: [{ id: questionId, value: 'x' }] }],
+				})
+			).status,
+		).toBe(200);
 		expect((await respond(formId, { status: 'in_progress' })).body.deliveries).toEqual([]);
 		expect((await respond(formId, { preview: true })).body.deliveries).toEqual([]);
 		await h.control.post(`/forms/${formId}/generate`, { count: 5 });

@@ -66,8 +66,7 @@ describe('the verdict on a create request’s answer', () => {
 				outcome: 'rejected',
 				issue: 'question "Name": Expected string, received number',
 				words: {
-					message:
-						'Fillout rejected question "Name": Expected string, received number [item 11]',
+					message: 'Fillout rejected question "Name": Expected string, received number [item 11]',
 					httpCode: '400',
 				},
 			},
@@ -119,11 +118,7 @@ describe('the verdict on a create request’s answer', () => {
 	it('a server error or a lost answer: every item may or may not have been created', () => {
 		for (const failure of [{ statusCode: 503 }, { networkCode: 'ECONNRESET' }]) {
 			const { failures } = batchVerdict(batch(), failed(failure));
-			expect(failures.map((item) => item.outcome)).toEqual([
-				'uncertain',
-				'uncertain',
-				'uncertain',
-			]);
+			expect(failures.map((item) => item.outcome)).toEqual(['uncertain', 'uncertain', 'uncertain']);
 			expect(failures[1].words.message).toBe(
 				'Fillout may or may not have created the submissions of items 10–12 [item 11]',
 			);

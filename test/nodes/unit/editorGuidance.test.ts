@@ -62,7 +62,9 @@ describe('guidance in the editor', () => {
 				'formExpressionNotice',
 			);
 		}
-		expect(property('formExpressionNotice').displayName).toMatch(/reads each item’s form when it runs/);
+		expect(property('formExpressionNotice').displayName).toMatch(
+			/reads each item’s form when it runs/,
+		);
 	});
 
 	it('the form given by ID links to it in Fillout’s editor, in both nodes', () => {

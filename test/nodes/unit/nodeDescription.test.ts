@@ -85,17 +85,20 @@ describe('the package registers what it ships', () => {
 		},
 	);
 
-	it.each(nodes)('%s: its codex file in the build names it and links the README', (compiled, described) => {
-		const codexFile = resolve(build, compiled.replace(/\.js$/, '.json'));
-		expect(existsSync(codexFile)).toBe(true);
-		const codex = JSON.parse(readFileSync(codexFile, 'utf8'));
-		expect(codex.node).toBe(`${pkg.name}.${described.name}`);
-		expect(codex.nodeVersion).toBe('1.0');
-		expect(codex.codexVersion).toBe('1.0');
-		expect(codex.categories.length).toBeGreaterThan(0);
-		expect(codex.resources.primaryDocumentation[0].url).toBe(pkg.homepage);
-		expect(readmeSection(codex.resources.credentialDocumentation[0].url)).toBe('credentials');
-	});
+	it.each(nodes)(
+		'%s: its codex file in the build names it and links the README',
+		(compiled, described) => {
+			const codexFile = resolve(build, compiled.replace(/\.js$/, '.json'));
+			expect(existsSync(codexFile)).toBe(true);
+			const codex = JSON.parse(readFileSync(codexFile, 'utf8'));
+			expect(codex.node).toBe(`${pkg.name}.${described.name}`);
+			expect(codex.nodeVersion).toBe('1.0');
+			expect(codex.codexVersion).toBe('1.0');
+			expect(codex.categories.length).toBeGreaterThan(0);
+			expect(codex.resources.primaryDocumentation[0].url).toBe(pkg.homepage);
+			expect(readmeSection(codex.resources.credentialDocumentation[0].url)).toBe('credentials');
+		},
+	);
 
 	it.each(credentials)('%s: its documentation link is a README section', (_, credential) => {
 		expect(readmeSection(credential.documentationUrl as string)).toBeDefined();
@@ -160,11 +163,7 @@ describe('Fillout Trigger description', () => {
 		expect(described.webhooks).toEqual([
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		]);
-		expect(described.properties.map((p) => p.name)).toEqual([
-			'authentication',
-			'form',
-			'simplify',
-		]);
+		expect(described.properties.map((p) => p.name)).toEqual(['authentication', 'form', 'simplify']);
 		expect(typeof trigger.webhook).toBe('function');
 		expect(Object.keys(trigger.webhookMethods.default).sort()).toEqual([
 			'checkExists',
