@@ -3,24 +3,13 @@
  * path is one fault of the sandbox. What the trigger recorded and what the sandbox holds
  * are checked after each.
  */
-import { closedPortUrl } from '../harness';
-import { freshForm, startHarness, type Harness } from '../sandbox/helpers';
-import { filloutTrigger, n8nLogger, slots, webhooksOf } from './helpers';
+import { freshForm, type Harness } from '../sandbox/helpers';
+import { filloutTrigger, n8nLogger, slots, webhooksOf, useTriggerSandbox } from './helpers';
 
+const env = useTriggerSandbox();
 let h: Harness;
 let instanceUrl: string;
-
-beforeAll(async () => {
-	h = await startHarness({ rateLimit: 0, quiet: true });
-	instanceUrl = await closedPortUrl();
-});
-afterAll(async () => {
-	await h.sandbox.close();
-});
-afterEach(async () => {
-	await h.control.delete('/faults');
-	jest.restoreAllMocks();
-});
+beforeAll(() => ({ h, instanceUrl } = env));
 
 const CREATE = { method: 'POST', pathPattern: '/webhook/create$' };
 

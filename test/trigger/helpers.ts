@@ -4,10 +4,40 @@ import type { IDataObject, IHookFunctions, INodeParameters } from 'n8n-workflow'
 
 import { FilloutTrigger } from '../../nodes/Fillout/FilloutTrigger.node';
 import type { WebhookRecord } from '../../nodes/Fillout/trigger/registration';
-import { createTriggerHarness, type TriggerHarness, type TriggerHarnessOptions } from '../harness';
-import type { Harness, Json } from '../sandbox/helpers';
+import {
+	closedPortUrl,
+	createTriggerHarness,
+	type TriggerHarness,
+	type TriggerHarnessOptions,
+} from '../harness';
+import type { SandboxOptions } from '../../sandbox';
+import { startHarness, type Harness, type Json } from '../sandbox/helpers';
 
 export const NODE_NAME = 'Fillout Trigger';
+
+/**
+ * A sandbox for the file's tests and n8n's address in them (nothing listens there, so
+ * deliveries fail fast); faults and mocks are cleared after each test. The fields are
+ * set once the file's tests start.
+ */
+export function useTriggerSandbox(options: SandboxOptions = {}): {
+	h: Harness;
+	instanceUrl: string;
+} {
+	const env = {} as { h: Harness; instanceUrl: string };
+	beforeAll(async () => {
+		env.h = await startHarness({ rateLimit: 0, quiet: true, ...options });
+		env.instanceUrl = await closedPortUrl();
+	});
+	afterAll(async () => {
+		await env.h.sandbox.close();
+	});
+	afterEach(async () => {
+		await env.h.control.delete('/faults');
+		jest.restoreAllMocks();
+	});
+	return env;
+}
 
 /** The form locator as the editor saves it ("By ID"). */
 export const formParam = (formId: string) => ({ __rl: true, mode: 'id', value: formId });

@@ -2,8 +2,7 @@
  * The trigger's webhook lifecycle through n8n-core's real HookContext against the
  * sandbox: exactly one live webhook per active trigger, whatever happens in between.
  */
-import { closedPortUrl } from '../harness';
-import { apiClient, freshForm, startHarness, type Harness } from '../sandbox/helpers';
+import { apiClient, freshForm, type Harness } from '../sandbox/helpers';
 import {
 	filloutTrigger,
 	n8nLogger,
@@ -11,23 +10,13 @@ import {
 	secretIn,
 	slots,
 	webhooksOf,
+	useTriggerSandbox,
 } from './helpers';
 
+const env = useTriggerSandbox();
 let h: Harness;
-/** n8n's address in these tests: nothing listens there, so deliveries fail fast. */
 let instanceUrl: string;
-
-beforeAll(async () => {
-	h = await startHarness({ rateLimit: 0, quiet: true });
-	instanceUrl = await closedPortUrl();
-});
-afterAll(async () => {
-	await h.sandbox.close();
-});
-afterEach(async () => {
-	await h.control.delete('/faults');
-	jest.restoreAllMocks();
-});
+beforeAll(() => ({ h, instanceUrl } = env));
 
 describe('activation', () => {
 	it('registers exactly one webhook at the node’s address, carrying a fresh secret, and records it', async () => {

@@ -3,23 +3,13 @@
  * still fits (same form, n8n address and API root) is kept without asking Fillout; a
  * changed one is replaced. Fillout cannot list webhooks, so nothing else could tell.
  */
-import { closedPortUrl } from '../harness';
-import { freshForm, startHarness, type Harness } from '../sandbox/helpers';
-import { filloutTrigger, slots, webhooksOf } from './helpers';
+import { freshForm, type Harness } from '../sandbox/helpers';
+import { filloutTrigger, slots, webhooksOf, useTriggerSandbox } from './helpers';
 
+const env = useTriggerSandbox();
 let h: Harness;
 let instanceUrl: string;
-
-beforeAll(async () => {
-	h = await startHarness({ rateLimit: 0, quiet: true });
-	instanceUrl = await closedPortUrl();
-});
-afterAll(async () => {
-	await h.sandbox.close();
-});
-afterEach(async () => {
-	await h.control.delete('/faults');
-});
+beforeAll(() => ({ h, instanceUrl } = env));
 
 /** API calls the sandbox saw since the last reset (refused and dropped ones included). */
 const apiCalls = async () => (await h.control.get('/stats')).body.total as number;
