@@ -6,6 +6,7 @@ import {
 	readPollState,
 	startState,
 	takeFinished,
+	takeInProgress,
 	windowQueryStart,
 	type PollState,
 } from '../../nodes/Fillout/polling/pollState';
@@ -176,5 +177,28 @@ describe('readPollState', () => {
 		expect(readPollState({ ...good, seen: { a: 'x' } }, FORM)).toBeUndefined();
 		expect(readPollState({ ...good, windowStartMs: 'x' }, FORM)).toBeUndefined();
 		expect(readPollState(undefined, FORM)).toBeUndefined();
+	});
+});
+
+describe('takeInProgress', () => {
+	const sub = (id: string, updated?: string) =>
+		({
+			submissionId: id,
+			submissionTime: '2025-01-01T00:00:00.000Z',
+			lastUpdatedAt: updated,
+		}) as unknown as Submission;
+
+	it('Emit Once: new ids only; forgets ids no longer in progress', () => {
+		const first = takeInProgress({}, [sub('b', '1'), sub('a', '1')], 'once', 0);
+		expect(first.fresh.map((s) => s.submissionId)).toEqual(['a', 'b']);
+		const second = takeInProgress(first.handled, [sub('a', '2'), sub('c')], 'once', 0);
+		expect(second.fresh.map((s) => s.submissionId)).toEqual(['c']);
+		expect(second.handled).toEqual({ a: '2', c: '' });
+	});
+
+	it('Emit on Every Update: again when lastUpdatedAt changes', () => {
+		const handled = { a: '1', b: '1' };
+		const taken = takeInProgress(handled, [sub('a', '2'), sub('b', '1')], 'onUpdate', 0);
+		expect(taken.fresh.map((s) => s.submissionId)).toEqual(['a']);
 	});
 });
