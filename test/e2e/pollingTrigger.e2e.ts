@@ -26,10 +26,11 @@ async function polls(): Promise<number> {
 	return stats.byKey[apiKey]?.requests[LIST_ROUTE] ?? 0;
 }
 
-/** The submission ids of every execution of the workflow, one entry per item. */
+/** The submission ids of every successful execution of the workflow, one entry per item. */
 async function emittedIds(workflowId: string): Promise<string[]> {
 	const ids: string[] = [];
 	for (const summary of await e2e.n8n.listExecutions({ workflowId })) {
+		if (summary.status === 'error') continue;
 		const execution = await e2e.n8n.getExecution(summary.id);
 		if (!execution) throw new Error(`execution ${summary.id} vanished`);
 		expect(execution.status).toBe('success');
@@ -111,6 +112,32 @@ describe('Fillout Polling Trigger, every minute', () => {
 		await expectEmitted(workflowId, made);
 		// The poll that brings the third must not bring the first two again.
 		await submit();
+		await expectEmitted(workflowId, made);
+	});
+
+	it('a failing poll is a failed execution; the next poll brings what it missed', async () => {
+		await submit();
+		await e2e.sandbox.setFaults({
+			failNext: [
+				{
+					count: 1,
+					method: 'GET',
+					pathPattern: '/submissions',
+					status: 400,
+					body: { statusCode: 400, error: 'Bad Request', message: 'API Key invalid' },
+				},
+			],
+		});
+		const [failed] = await waitFor(
+			async () => {
+				const list = await e2e.n8n.listExecutions({ workflowId });
+				const errors = list.filter((execution) => execution.status === 'error');
+				return errors.length > 0 ? errors : undefined;
+			},
+			{ timeoutMs: POLL_WAIT_MS, intervalMs: 1_000, description: 'a failed poll execution' },
+		);
+		const execution = await e2e.n8n.getExecution(failed.id);
+		expect(execution?.error?.message).toMatch(/API key|credential|refused/i);
 		await expectEmitted(workflowId, made);
 	});
 
