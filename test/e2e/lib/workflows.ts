@@ -156,6 +156,18 @@ export interface TriggerWorkflowOptions {
 	webhookId?: string;
 }
 
+/** The No Operation node a trigger workflow ends with. */
+function doneNode(): NodeDefinition {
+	return {
+		id: randomUUID(),
+		name: NODE_NAMES.done,
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [220, 0],
+		parameters: {},
+	};
+}
+
 /** Fillout Trigger → No Operation. */
 export function triggerWorkflow(options: TriggerWorkflowOptions): WorkflowDefinition {
 	const parameters: Record<string, unknown> = {
@@ -179,14 +191,7 @@ export function triggerWorkflow(options: TriggerWorkflowOptions): WorkflowDefini
 				parameters,
 				credentials: credentialsOf(options.credential),
 			},
-			{
-				id: randomUUID(),
-				name: NODE_NAMES.done,
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {},
-			},
+			doneNode(),
 		],
 		connections: {
 			[NODE_NAMES.trigger]: { main: [[{ node: NODE_NAMES.done, type: 'main', index: 0 }]] },
@@ -222,14 +227,7 @@ export function pollingTriggerWorkflow(options: PollingWorkflowOptions): Workflo
 				},
 				credentials: credentialsOf(options.credential),
 			},
-			{
-				id: randomUUID(),
-				name: NODE_NAMES.done,
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {},
-			},
+			doneNode(),
 		],
 		connections: {
 			[NODE_NAMES.pollingTrigger]: {
