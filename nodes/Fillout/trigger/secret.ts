@@ -35,13 +35,14 @@ export interface SecretScope {
  * refused.
  */
 export function derivedSecret(material: string, scope: SecretScope): string {
-	const message = [
+	// JSON keeps the fields apart whatever characters they hold.
+	const message = JSON.stringify([
 		'n8n-nodes-fillout-forms/trigger-secret/v1',
 		scope.workflowId,
 		scope.nodeId,
 		scope.slot,
 		scope.formId,
-	].join('\n');
+	]);
 	return createHmac('sha256', material).update(message, 'utf8').digest('base64url');
 }
 
