@@ -84,9 +84,14 @@ export function reportLostRecord(
  */
 export const recentSubmissions = new RecentIds({ capacity: 10_000, ttlMs: 60 * 60 * 1000 });
 
-/** Forgets everything above, as a restart of the process does (tests simulate restarts). */
-export function forgetProcessMemory(): void {
+/** Forgets the record copies, as a process that never saw them (tests simulate one). */
+export function forgetRememberedRecords(): void {
 	remembered.clear();
 	reportedLost.clear();
+}
+
+/** Forgets everything above, as a restart of the process does (tests simulate restarts). */
+export function forgetProcessMemory(): void {
+	forgetRememberedRecords();
 	recentSubmissions.clear();
 }
