@@ -1,0 +1,146 @@
+/**
+ * The workflow that broke the trigger in queue mode: Fillout Trigger → a Code node that
+ * counts in `$getWorkflowStaticData('global')`. A worker starts each execution with
+ * empty static data and, because the Code node writes some, saves what it holds over
+ * the workflow's whole static data, so whatever the trigger keeps there is gone after
+ * the first execution. Through deliveries, a main restart, a webhook-processor restart
+ * and an unpublish: each submission gives exactly one execution, and Fillout holds
+ * exactly one live registration while the workflow is published, none after.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { createApiKeyCredential } from '../lib/credentials';
+import type { WorkflowDefinition } from '../lib/n8nClient';
+import { sleep } from '../lib/processes';
+import type { QuestionSpec } from '../lib/sandbox';
+import { NODE_NAMES, triggerWorkflow, type CredentialRef } from '../lib/workflows';
+import {
+	connectQueue,
+	restartProcess,
+	settledWebhooks,
+	unique,
+	workersThatRan,
+	type QueueContext,
+} from './support';
+
+const QUESTIONS: QuestionSpec[] = [{ id: 'qName', name: 'Name', type: 'ShortAnswer' }];
+const COUNTER = 'Count';
+
+/** Fillout Trigger → Code (counts deliveries in the workflow's global static data). */
+function countingWorkflow(name: string, credential: CredentialRef, formId: string) {
+	const base = triggerWorkflow({ name, credential, formId });
+	const counter = {
+		id: randomUUID(),
+		name: COUNTER,
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [220, 0] as [number, number],
+		parameters: {
+			jsCode: [
+				"const data = $getWorkflowStaticData('global');",
+				'data.deliveries = (data.deliveries ?? 0) + 1;',
+				'return $input.all();',
+			].join('\n'),
+		},
+	};
+	const workflow: WorkflowDefinition = {
+		...base,
+		nodes: [base.nodes[0], counter],
+		connections: {
+			[NODE_NAMES.trigger]: { main: [[{ node: COUNTER, type: 'main', index: 0 }]] },
+		},
+	};
+	return workflow;
+}
+
+let queue: QueueContext;
+let formId: string;
+let workflowId: string;
+const submitted: string[] = [];
+
+beforeAll(async () => {
+	queue = await connectQueue();
+	const credential = await createApiKeyCredential(
+		queue.n8n,
+		unique('static data key'),
+		queue.demo.apiKeys[0],
+		queue.state.sandbox.origin,
+	);
+	formId = (
+		await queue.sandbox.createForm({ name: unique('static data form'), questions: QUESTIONS })
+	).id;
+	workflowId = (
+		await queue.n8n.createWorkflow(countingWorkflow(unique('counting'), credential, formId))
+	).id;
+});
+
+afterAll(async () => {
+	await queue.n8n.deactivateWorkflow(workflowId).catch(() => undefined);
+});
+
+/** The form's live registrations: webhooks at Fillout that still reach the workflow. */
+async function expectOneLiveRegistration(): Promise<void> {
+	const webhooks = await settledWebhooks(queue.sandbox, formId, 1);
+	expect(webhooks.map((webhook) => new URL(webhook.url).origin)).toEqual([
+		new URL(queue.state.webhook.url).origin,
+	]);
+}
+
+/**
+ * A respondent submits `count` times; every delivery is accepted and every submission
+ * so far (`submitted`) has run exactly once, on a worker, through the counter.
+ */
+async function deliverAndCheck(label: string, count: number): Promise<void> {
+	for (let index = 0; index < count; index++) {
+		const { submission, deliveries } = await queue.sandbox.respond(formId, {
+			answers: { qName: `${label} ${index + 1}` },
+		});
+		submitted.push(submission.submissionId);
+		expect({ label, deliveries }).toEqual({
+			label,
+			deliveries: [expect.objectContaining({ statusCode: 200 })],
+		});
+	}
+	const summaries = await queue.n8n.waitForExecutions(workflowId, submitted.length, 60_000);
+	await sleep(1_500);
+	const executions = await Promise.all(
+		(await queue.n8n.listExecutions({ workflowId })).map(
+			async (summary) => await queue.n8n.waitForExecution(summary.id),
+		),
+	);
+	expect(executions.length).toBeGreaterThanOrEqual(summaries.length);
+	const ran = executions.map((execution) => {
+		expect({ id: execution.id, status: execution.status }).toEqual({
+			id: execution.id,
+			status: 'success',
+		});
+		expect(execution.nodesRun).toContain(COUNTER);
+		expect(workersThatRan(queue.state, execution.id)).toHaveLength(1);
+		return String(execution.items(NODE_NAMES.trigger)[0].submissionId);
+	});
+	expect(ran.sort()).toEqual([...submitted].sort());
+}
+
+it('publishing registers one webhook; deliveries each run once, again and again', async () => {
+	await queue.n8n.activateWorkflow(workflowId);
+	await expectOneLiveRegistration();
+	await deliverAndCheck('first', 3);
+});
+
+it('after a main restart: still one live registration, and deliveries each run once', async () => {
+	await restartProcess(queue, 'main');
+	await expectOneLiveRegistration();
+	await deliverAndCheck('after main restart', 2);
+});
+
+it('after a webhook-processor restart: deliveries each run once', async () => {
+	await restartProcess(queue, 'webhook');
+	await expectOneLiveRegistration();
+	await deliverAndCheck('after webhook restart', 2);
+});
+
+it('unpublishing removes every registration', async () => {
+	await queue.n8n.deactivateWorkflow(workflowId);
+	expect(await settledWebhooks(queue.sandbox, formId)).toEqual([]);
+	expect((await queue.sandbox.respond(formId, {})).deliveries).toEqual([]);
+});
