@@ -10,6 +10,7 @@ import { filloutExportWorkflow, filloutImportWorkflow } from '../../../benchmark
 import { http } from '../../support/http';
 import { createApiKeyCredential } from '../lib/credentials';
 import type { Execution, NodeDefinition, WorkflowDefinition } from '../lib/n8nClient';
+import { waitFor } from '../lib/processes';
 import { FilloutApi, type QuestionSpec } from '../lib/sandbox';
 import { loadAnswerColumns, NODE_NAMES, type CredentialRef } from '../lib/workflows';
 import { connectQueue, logMentionsRun, unique, workersThatRan, type QueueContext } from './support';
@@ -83,8 +84,21 @@ async function runIn(mode: RunMode, workflow: WorkflowDefinition): Promise<Execu
 	const created = await queue.n8n.createWorkflow(asProduction(workflow, path));
 	await queue.n8n.activateWorkflow(created.id);
 	try {
-		const called = await http('POST', `${queue.state.webhook.url}/webhook/${path}`, { json: {} });
-		expect(called.status).toBe(200);
+		// The webhook processor may answer 404 for a moment after publishing (its cache).
+		const status = await waitFor(
+			async () => {
+				const called = await http('POST', `${queue.state.webhook.url}/webhook/${path}`, {
+					json: {},
+				});
+				return called.status === 404 ? undefined : called.status;
+			},
+			{
+				timeoutMs: 30_000,
+				intervalMs: 500,
+				description: 'the webhook processor to serve the path',
+			},
+		);
+		expect(status).toBe(200);
 		const [summary] = await queue.n8n.waitForExecutions(created.id, 1, RUN_TIMEOUT_MS);
 		return await queue.n8n.waitForExecution(summary.id, RUN_TIMEOUT_MS);
 	} finally {
