@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test-only: prepares user folders (node:fs/path/crypto) and reports progress on process.stderr */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test-only: prepares user folders (node:fs/path/crypto) */
 /**
  * n8n in queue mode on one machine, for the queue-mode tier: Postgres and Redis, then
  * one main (`n8n start`), workers (`n8n worker`) and one webhook processor
