@@ -6,26 +6,19 @@
  */
 import { randomUUID } from 'node:crypto';
 
+import { QUESTIONS } from '../../../benchmarks/fixtures';
 import { filloutExportWorkflow, filloutImportWorkflow } from '../../../benchmarks/workflows';
 import { http } from '../../support/http';
 import { createApiKeyCredential } from '../lib/credentials';
 import type { Execution, NodeDefinition, WorkflowDefinition } from '../lib/n8nClient';
 import { waitFor } from '../lib/processes';
-import { FilloutApi, type QuestionSpec } from '../lib/sandbox';
+import { FilloutApi } from '../lib/sandbox';
 import { loadAnswerColumns, NODE_NAMES, type CredentialRef } from '../lib/workflows';
 import { connectQueue, logMentionsRun, unique, workersThatRan, type QueueContext } from './support';
 
 const EXPORTED = 10_000;
 const IMPORTED = 1_000;
 const RUN_TIMEOUT_MS = 180_000;
-
-const QUESTIONS: QuestionSpec[] = [
-	{ id: 'qName', name: 'Name', type: 'ShortAnswer' },
-	{ id: 'qEmail', name: 'Email', type: 'EmailInput' },
-	{ id: 'qRating', name: 'Rating', type: 'NumberInput' },
-	{ id: 'qPlan', name: 'Plan', type: 'MultipleChoice', options: ['Free', 'Pro'] },
-	{ id: 'qComments', name: 'Comments', type: 'LongAnswer' },
-];
 
 let queue: QueueContext;
 beforeAll(async () => {

@@ -11,6 +11,10 @@ import { N8nClient } from '../lib/n8nClient';
 import type { QueueState } from '../lib/queueMode';
 import { FilloutApi, SandboxControl, type SandboxAccount } from '../lib/sandbox';
 import { readState, writeState } from '../lib/state';
+import type { WorkflowDefinition } from '../lib/n8nClient';
+import { createApiKeyCredential } from '../lib/credentials';
+import type { CredentialRef } from '../lib/workflows';
+import { unique } from '../support';
 
 export interface QueueContext {
 	state: QueueState;
@@ -62,5 +66,33 @@ export function logMentionsRun(connection: N8nConnection, executionId: string): 
 	);
 }
 
-export { unique } from '../support';
+export { unique };
 export { settledWebhooks } from '../lib/sandbox';
+
+export interface TriggerFixture {
+	formId: string;
+	formName: string;
+	workflowId: string;
+}
+
+/**
+ * A demo-account form with one "Name" question, an API-key credential, and the trigger
+ * workflow `build` makes for them, saved (not yet published) in n8n.
+ */
+export async function createTriggerFixture(
+	queue: QueueContext,
+	label: string,
+	build: (credential: CredentialRef, formId: string) => WorkflowDefinition,
+): Promise<TriggerFixture> {
+	const credential = await createApiKeyCredential(
+		queue.n8n,
+		unique(`${label} key`),
+		queue.demo.apiKeys[0],
+		queue.state.sandbox.origin,
+	);
+	const formName = unique(`${label} form`);
+	const questions = [{ id: 'qName', name: 'Name', type: 'ShortAnswer' }];
+	const formId = (await queue.sandbox.createForm({ name: formName, questions })).id;
+	const workflowId = (await queue.n8n.createWorkflow(build(credential, formId))).id;
+	return { formId, formName, workflowId };
+}

@@ -9,13 +9,12 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { createApiKeyCredential } from '../lib/credentials';
 import type { WorkflowDefinition } from '../lib/n8nClient';
 import { sleep } from '../lib/processes';
-import type { QuestionSpec } from '../lib/sandbox';
 import { NODE_NAMES, triggerWorkflow, type CredentialRef } from '../lib/workflows';
 import {
 	connectQueue,
+	createTriggerFixture,
 	restartProcess,
 	settledWebhooks,
 	unique,
@@ -23,7 +22,6 @@ import {
 	type QueueContext,
 } from './support';
 
-const QUESTIONS: QuestionSpec[] = [{ id: 'qName', name: 'Name', type: 'ShortAnswer' }];
 const COUNTER = 'Count';
 
 /** Fillout Trigger → Code (counts deliveries in the workflow's global static data). */
@@ -60,18 +58,9 @@ const submitted: string[] = [];
 
 beforeAll(async () => {
 	queue = await connectQueue();
-	const credential = await createApiKeyCredential(
-		queue.n8n,
-		unique('static data key'),
-		queue.demo.apiKeys[0],
-		queue.state.sandbox.origin,
-	);
-	formId = (
-		await queue.sandbox.createForm({ name: unique('static data form'), questions: QUESTIONS })
-	).id;
-	workflowId = (
-		await queue.n8n.createWorkflow(countingWorkflow(unique('counting'), credential, formId))
-	).id;
+	({ formId, workflowId } = await createTriggerFixture(queue, 'static data', (credential, form) =>
+		countingWorkflow(unique('counting'), credential, form),
+	));
 });
 
 afterAll(async () => {

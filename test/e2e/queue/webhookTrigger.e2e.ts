@@ -6,13 +6,13 @@
  * later delivery; unpublishing removes it.
  */
 import { http } from '../../support/http';
-import { createApiKeyCredential } from '../lib/credentials';
 import type { Execution } from '../lib/n8nClient';
 import { sleep, waitFor } from '../lib/processes';
-import type { QuestionSpec, SandboxWebhook, Submission } from '../lib/sandbox';
+import type { SandboxWebhook, Submission } from '../lib/sandbox';
 import { NODE_NAMES, productionWebhookUrl, triggerWorkflow } from '../lib/workflows';
 import {
 	connectQueue,
+	createTriggerFixture,
 	logMentionsRun,
 	restartProcess,
 	settledWebhooks,
@@ -20,8 +20,6 @@ import {
 	workersThatRan,
 	type QueueContext,
 } from './support';
-
-const QUESTIONS: QuestionSpec[] = [{ id: 'qName', name: 'Name', type: 'ShortAnswer' }];
 
 let queue: QueueContext;
 let formId: string;
@@ -33,19 +31,12 @@ let delivered: Submission;
 
 beforeAll(async () => {
 	queue = await connectQueue();
-	const credential = await createApiKeyCredential(
-		queue.n8n,
-		unique('queue trigger key'),
-		queue.demo.apiKeys[0],
-		queue.state.sandbox.origin,
-	);
-	formName = unique('queue trigger form');
-	formId = (await queue.sandbox.createForm({ name: formName, questions: QUESTIONS })).id;
-	workflowId = (
-		await queue.n8n.createWorkflow(
-			triggerWorkflow({ name: unique('queue trigger'), credential, formId, webhookId }),
-		)
-	).id;
+	({ formId, formName, workflowId } = await createTriggerFixture(
+		queue,
+		'queue trigger',
+		(credential, form) =>
+			triggerWorkflow({ name: unique('queue trigger'), credential, formId: form, webhookId }),
+	));
 });
 
 afterAll(async () => {

@@ -5,12 +5,12 @@
  * Like the main suite's setup, every process group is recorded in the pid file
  * (FILLOUT_E2E_PIDS) the moment it starts, and exit and signal handlers kill them all.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { DEFAULT_N8N_VERSION } from '../../lib/paths';
-import { killGroupsNow, PID_FILE_VARIABLE, readPidFile } from '../../lib/processes';
+import { killGroupsOnExit } from '../../lib/processes';
 import { startQueueEnvironment } from '../../lib/queueMode';
 import { STATE_VARIABLE, writeState } from '../../lib/state';
 
@@ -19,18 +19,7 @@ export default async function globalSetup(): Promise<void> {
 	const workDir = mkdtempSync(join(tmpdir(), 'fillout-queue-'));
 	// Postgres runs as its own user (not root) and needs to reach its folder in here.
 	chmodSync(workDir, 0o755);
-	const pidFile = join(workDir, 'pids');
-	process.env[PID_FILE_VARIABLE] = pidFile;
-
-	const killAll = () => killGroupsNow(readPidFile(pidFile));
-	process.once('exit', killAll);
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-		process.once(signal, () => {
-			killAll();
-			if (process.env.FILLOUT_E2E_KEEP !== '1') rmSync(workDir, { recursive: true, force: true });
-			process.kill(process.pid, signal);
-		});
-	}
+	killGroupsOnExit(workDir);
 
 	const file = join(workDir, 'state.json');
 	process.env[STATE_VARIABLE] = file;
