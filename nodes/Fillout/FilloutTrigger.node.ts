@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
@@ -16,9 +15,10 @@ import {
 } from './shared/descriptions';
 import { listSearch } from './methods';
 import { deliveryItem, parseDelivery } from './trigger/delivery';
-import { dropRecorded, recordedFits, registerWebhook } from './trigger/lifecycle';
-import { readRecord, slotFor } from './trigger/registration';
-import { SECRET_PARAMETER, secretsMatch } from './trigger/secret';
+import { currentSlot, dropRecorded, recordedFits, registerWebhook } from './trigger/lifecycle';
+import { admitDelivery, keepUnrecordedRegistration, reportUnremovable } from './trigger/lostRecord';
+import { recentSubmissions, rememberRecord, slotKey } from './trigger/memory';
+import { clearLostMark } from './trigger/registration';
 
 export class FilloutTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -61,12 +61,19 @@ export class FilloutTrigger implements INodeType {
 		default: {
 			/**
 			 * Fillout cannot say which webhooks exist, so the slot's record decides: one
-			 * that still fits (same form, n8n address and API root, as after a restart) is
-			 * kept without a request. Otherwise the recorded one is removed and `create`
-			 * registers a fresh one, so a changed form or address never leaves a second.
+			 * that still fits (same form, n8n address, API root and secret, as after a
+			 * restart) is kept without a request. Otherwise the recorded one is removed and
+			 * `create` registers a fresh one, so a changed form or address never leaves a
+			 * second. Without a record (another node's static data overwrote it, queue
+			 * mode), a main start keeps the registration it cannot see: see lostRecord.ts.
 			 */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				if (await recordedFits(this)) return true;
+				const state = currentSlot(this);
+				if (state.record === undefined) return await keepUnrecordedRegistration(this, state);
+				if (await recordedFits(this, state)) {
+					rememberRecord(this, state.slot, state.record);
+					return true;
+				}
 				await dropRecorded(this);
 				return false;
 			},
@@ -74,26 +81,26 @@ export class FilloutTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				// n8n asks checkExists first; dropping again keeps the guarantee if it did not.
 				const { data, slot } = await dropRecorded(this);
-				data[slot] = { ...(await registerWebhook(this)) };
+				const record = await registerWebhook(this, slot);
+				data[slot] = { ...record };
+				clearLostMark(data, slot);
+				rememberRecord(this, slot, record);
 				return true;
 			},
 
 			async delete(this: IHookFunctions): Promise<boolean> {
-				await dropRecorded(this);
+				const state = currentSlot(this);
+				if (state.record === undefined) reportUnremovable(this, state);
+				else await dropRecorded(this);
 				return true;
 			},
 		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const data = this.getWorkflowStaticData('node');
-		const record = readRecord(
-			data[slotFor(this.getMode(), this.getNodeWebhookUrl('default'), data)],
-		);
 		const res = this.getResponseObject();
-
-		const query = this.getQueryData() as IDataObject;
-		if (record === undefined || !secretsMatch(query[SECRET_PARAMETER], record.secret)) {
+		const admission = await admitDelivery(this);
+		if (!admission.ok) {
 			res.status(401).json({ message: 'Unauthorized: missing or wrong secret' });
 			return { noWebhookResponse: true };
 		}
@@ -109,12 +116,22 @@ export class FilloutTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
+		// A second registration for this address delivers the same submission again.
+		const { slot, formId, record } = admission;
+		const seenKey = `${slotKey(this, slot)}\n${formId}\n${delivery.submission.submissionId}`;
+		if (!recentSubmissions.firstSighting(seenKey, performance.now())) {
+			res
+				.status(200)
+				.json({ message: 'Already received: this submission started the workflow once' });
+			return { noWebhookResponse: true };
+		}
+
 		const simplify = this.getNodeParameter('simplify', true) as boolean;
 		const item = deliveryItem(
 			delivery.submission,
 			{
-				formId: delivery.formId ?? record.formId,
-				formName: delivery.formName ?? record.formName ?? null,
+				formId: delivery.formId ?? formId,
+				formName: delivery.formName ?? record?.formName ?? null,
 			},
 			simplify,
 		);

@@ -127,6 +127,8 @@ export function singleNodeWorkflow(
 	options: HarnessBaseOptions,
 	extra: {
 		id: string;
+		/** The workflow's id; WORKFLOW_ID unless given. */
+		workflowId?: string;
 		name?: string;
 		webhookId?: string;
 		mode: WorkflowExecuteMode;
@@ -141,7 +143,7 @@ export function singleNodeWorkflow(
 	const base = nodeUnderTest(options, extra);
 	const credentialsHelper = extra.credentialsHelper ?? credentialsHelperFor(options);
 	const workflow = new Workflow({
-		id: WORKFLOW_ID,
+		id: extra.workflowId ?? WORKFLOW_ID,
 		name: 'Harness workflow',
 		nodes: [base.node],
 		connections: {},

@@ -39,6 +39,8 @@ export const DEFAULT_WEBHOOK_ID = '0f5e6a4c-8d7b-4e1f-9a2b-3c4d5e6f7a8b';
 export interface TriggerHarnessOptions extends HarnessBaseOptions {
 	/** `node.webhookId` (the editor assigns a UUID when the node is added). */
 	webhookId?: string;
+	/** The workflow's id (default: the harness's one); distinct ids make distinct workflows. */
+	workflowId?: string;
 	/** Static data to start from, e.g. what an earlier harness left. */
 	staticData?: IDataObject;
 }
@@ -308,6 +310,7 @@ export class TriggerHarness {
 	private setup(mode: WorkflowExecuteMode): SingleNodeWorkflow {
 		return singleNodeWorkflow(this.options, {
 			id: 'trigger-under-test',
+			workflowId: this.options.workflowId,
 			webhookId: this.webhookId,
 			mode,
 			staticData: this.staticData,

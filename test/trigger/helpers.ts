@@ -51,7 +51,11 @@ export interface TriggerOptions extends Partial<TriggerHarnessOptions> {
 	parameters?: INodeParameters;
 }
 
-/** The Fillout Trigger for one form, in n8n-core's real hook and webhook contexts. */
+/**
+ * The Fillout Trigger for one form, in n8n-core's real hook and webhook contexts. Each
+ * form gets its own workflow id unless one is given, as each test's workflow is another
+ * workflow to the trigger's process memory and derived secrets.
+ */
 export function filloutTrigger(
 	h: Harness,
 	formId: string,
@@ -62,6 +66,7 @@ export function filloutTrigger(
 		nodeType: FilloutTrigger,
 		credentials: sandboxCredentials(h),
 		instanceUrl,
+		workflowId: `workflow-${formId}`,
 		...options,
 		parameters: { form: formParam(formId), ...options.parameters },
 	});

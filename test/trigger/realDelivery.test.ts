@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeExecutionData } from 'n8n-workflow';
 
+import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
 import type { TriggerHarness } from '../harness';
 import { apiClient, freshForm, startHarness, type Harness, type Json } from '../sandbox/helpers';
 import { filloutTrigger, secretIn, slots, webhooksOf } from './helpers';
@@ -210,15 +211,15 @@ it('deliveries to the address without the secret, or with a stale one, get 401 a
 	const formId = await freshForm(h.control, { name: FORM_NAME, questions: QUESTIONS });
 	const trigger = await activeTrigger(formId);
 	const address = trigger.webhookUrl()!;
-	const firstRegistered = (await webhooksOf(h, formId))[0].url as string;
-	// Re-activation (n8n removes, then adds): a new secret; the first one is now stale.
-	await trigger.deactivate();
-	await trigger.activate({ activation: 'update' });
 	const live = slots(trigger).production!;
-	expect(secretIn(firstRegistered)).not.toBe(live.secret);
+	// A stale secret: a random one, as an earlier version registered, whose record is gone.
+	const staleUrl = new URL(address);
+	staleUrl.searchParams.set('secret', 'S'.repeat(43));
+	expect(secretIn(staleUrl.toString())).not.toBe(live.secret);
 	// Someone subscribes n8n's address without the secret, and with the stale one.
 	const bare = (await reader.post('/webhook/create', { formId, url: address })).body.id;
-	const stale = (await reader.post('/webhook/create', { formId, url: firstRegistered })).body.id;
+	const stale = (await reader.post('/webhook/create', { formId, url: staleUrl.toString() })).body
+		.id;
 
 	const outcome = await respond(formId, { Name: 'Di' });
 
@@ -292,4 +293,33 @@ it('after deactivation the service holds nothing for the form and nothing is del
 	expect(await webhooksOf(h, formId)).toEqual([]);
 	expect((await respond(formId, { Name: 'Gus' })).deliveries).toEqual([]);
 	expect(endpoint.received).toHaveLength(1);
+});
+
+it('with static data overwritten after every execution (a queue-mode worker) and a second registration for the address: every submission starts the workflow exactly once', async () => {
+	const formId = await freshForm(h.control, { name: FORM_NAME, questions: QUESTIONS });
+	const trigger = await activeTrigger(formId);
+	const [registered] = await webhooksOf(h, formId);
+	// The same address registered again (as a restart that could not see the record would).
+	const second = (await reader.post('/webhook/create', { formId, url: registered.url })).body.id;
+	// The webhook processor never saw the record; each execution's worker then saves its own.
+	forgetProcessMemory();
+
+	const names = ['Ivy', 'Jo', 'Kai'];
+	const submitted: string[] = [];
+	for (const [count, name] of names.entries()) {
+		trigger.staticData = { global: { count } };
+		const outcome = await respond(formId, { Name: name });
+		submitted.push(outcome.submission.submissionId as string);
+		expect((outcome.deliveries as Json[]).map((d) => [d.webhookId, d.statusCode]).sort()).toEqual(
+			[
+				[registered.id, 200],
+				[second, 200],
+			].sort(),
+		);
+	}
+
+	const started = endpoint.received.flatMap((r) => r.items.map((item) => item.json));
+	expect(started.map((json) => json.submissionId)).toEqual(submitted);
+	expect(started.map((json) => json.Name)).toEqual(names);
+	expect(endpoint.received.map((r) => r.status)).toEqual(Array(6).fill(200));
 });

@@ -1,6 +1,9 @@
+import { createHmac } from 'node:crypto';
+
 import {
 	SECRET_PARAMETER,
 	addressWithSecret,
+	derivedSecret,
 	newSecret,
 	secretsMatch,
 } from '../../nodes/Fillout/trigger/secret';
@@ -57,5 +60,39 @@ describe('secretsMatch', () => {
 		expect(secretsMatch({ secret: expected }, expected)).toBe(false);
 		expect(secretsMatch('', '')).toBe(false);
 		expect(secretsMatch('x', undefined)).toBe(false);
+	});
+});
+
+describe('derivedSecret', () => {
+	const scope = { workflowId: 'wf1', nodeId: 'node-1', slot: 'production', formId: 'form-a' };
+	const KEY = 'sk_prod_example_key';
+
+	it('is 43 url-safe characters and the same on every call (any process can verify)', () => {
+		const secret = derivedSecret(KEY, scope);
+		expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+		expect(derivedSecret(KEY, { ...scope })).toBe(secret);
+	});
+
+	it('is HMAC-SHA256 of the versioned label and the scope (as JSON), keyed with the material', () => {
+		const expected = createHmac('sha256', KEY)
+			.update('["n8n-nodes-fillout-forms/trigger-secret/v1","wf1","node-1","production","form-a"]')
+			.digest('base64url');
+		expect(derivedSecret(KEY, scope)).toBe(expected);
+		expect(derivedSecret(KEY, scope)).not.toContain(KEY);
+	});
+
+	it.each([
+		['another key (rotated)', 'sk_prod_other_key', scope],
+		['another workflow', KEY, { ...scope, workflowId: 'wf2' }],
+		['another node', KEY, { ...scope, nodeId: 'node-2' }],
+		['the test slot', KEY, { ...scope, slot: 'test' }],
+		['another form', KEY, { ...scope, formId: 'form-b' }],
+		[
+			'the same characters split differently',
+			KEY,
+			{ ...scope, workflowId: 'wf1node-1', nodeId: '' },
+		],
+	])('differs for %s', (_label, material, other) => {
+		expect(derivedSecret(material, other)).not.toBe(derivedSecret(KEY, scope));
 	});
 });

@@ -6,6 +6,7 @@
 import type { Submission } from '../../nodes/Fillout/helpers/interfaces';
 import { closedPortUrl, type TriggerHarness, type WebhookRequestInit } from '../harness';
 import { freshForm, startHarness, type Harness, type Json } from '../sandbox/helpers';
+import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
 import { filloutTrigger, slots } from './helpers';
 
 let h: Harness;
@@ -54,6 +55,9 @@ beforeAll(async () => {
 afterAll(async () => {
 	await h.sandbox.close();
 });
+// These tests deliver one stored submission many times; each must start the workflow,
+// so the window that drops repeated submissions (dedupe.test.ts) starts empty each time.
+beforeEach(forgetProcessMemory);
 
 function expectRefused(result: Awaited<ReturnType<TriggerHarness['receive']>>, status: number) {
 	expect(result.response).toEqual({ noWebhookResponse: true });
@@ -96,8 +100,9 @@ describe('the secret', () => {
 		expectRefused(result, 401);
 	});
 
-	it('a trigger with nothing registered refuses every delivery', async () => {
-		const idle = filloutTrigger(h, formId, instanceUrl);
+	it('another workflow’s trigger on the same form, with nothing registered, refuses the delivery', async () => {
+		// The secret is derived per workflow and node: this one's does not open another's door.
+		const idle = filloutTrigger(h, formId, instanceUrl, { workflowId: 'another-workflow' });
 		expectRefused(await idle.receive(withSecret(secret, { body: wrappedBody(stored) })), 401);
 	});
 
@@ -133,6 +138,7 @@ describe('bodies', () => {
 			parameters: { simplify: false },
 			staticData: trigger.staticData,
 		});
+		forgetProcessMemory();
 		const rawResult = await raw.receive(withSecret(secret, { body: wrappedBody(stored) }));
 		const questions = rawResult.items[0].json.questions as Json[];
 		expect(questions.find((q) => q.name === 'Mood ring')).toMatchObject({

@@ -9,53 +9,71 @@ import { filloutRequest, resolveApiRoot, sendFilloutRequest } from '../transport
 import { isFilloutCloud, unreachableReason } from './reachability';
 import type { Slot, WebhookRecord } from './registration';
 import { createdWebhookId, readRecord, registrationFits, slotFor } from './registration';
+import { forgetRecord, restoreLostRecords } from './memory';
+import { expectedSecret } from './secretMaterial';
 import { removeWebhook } from './removal';
 import { addressWithSecret, newSecret } from './secret';
 
 /**
  * The trigger's webhook lifecycle on top of the shared transport. Fillout cannot list
- * webhooks, so the slot's record is the only knowledge of what is registered: activation
- * keeps a recorded webhook that still fits, and otherwise removes it and registers a
- * fresh one: exactly one live webhook per active trigger.
+ * webhooks, so the slot's record (backed by this process's copy, see memory.ts) is the
+ * only knowledge of what is registered: activation keeps a recorded webhook that still
+ * fits, and otherwise removes it and registers a fresh one: exactly one live webhook per
+ * active trigger. lostRecord.ts decides what happens when the record is gone.
  */
 
-/** The node's slot in static data, and what it holds. */
-export function currentSlot(ctx: IHookFunctions): {
+/** The node's slot in static data, what it holds, and the whole node object. */
+export interface SlotState {
 	data: IDataObject;
 	slot: Slot;
 	record?: WebhookRecord;
-} {
+}
+
+/** The slot, after writing back any record this process remembers and static data lost. */
+export function currentSlot(ctx: IHookFunctions): SlotState {
 	const data = ctx.getWorkflowStaticData('node');
+	restoreLostRecords(ctx, data);
 	const slot = slotFor(ctx.getMode(), ctx.getNodeWebhookUrl('default'), data);
 	return { data, slot, record: readRecord(data[slot]) };
 }
 
 /**
- * Whether the slot's webhook fits the node as it is now (form, n8n address, API root).
- * Asks Fillout nothing, so a restart neither depends on Fillout nor changes a good
- * registration, and the secret Fillout calls with stays the one on record.
+ * Whether the slot's webhook fits the node as it is now (form, n8n address, API root,
+ * and the secret derived from the credential). Asks Fillout nothing, so a restart
+ * neither depends on Fillout nor changes a good registration. A registration whose
+ * secret is not the derived one (made by an earlier version of this node, or before the
+ * API key or client secret changed) does not fit: replacing it is what lets deliveries
+ * be verified without static data.
  */
-export async function recordedFits(ctx: IHookFunctions): Promise<boolean> {
-	const { record } = currentSlot(ctx);
+export async function recordedFits(ctx: IHookFunctions, state: SlotState): Promise<boolean> {
+	const { record, slot } = state;
 	if (record === undefined) return false;
-	return registrationFits(record, {
-		formId: formIdForTrigger(ctx),
+	const formId = formIdForTrigger(ctx);
+	const wanted = {
+		formId,
 		url: ctx.getNodeWebhookUrl('default'),
 		apiRoot: await resolveApiRoot(ctx),
-	});
+	};
+	if (!registrationFits(record, wanted)) return false;
+	const expected = await expectedSecret(ctx, slot, formId);
+	if (expected === undefined || record.secret === expected) return true;
+	ctx.logger.info(
+		`Fillout Trigger: webhook ${record.webhookId} carries a secret not derived from the current credential (registered by an earlier version of this node, or the API key or client secret changed); it is replaced by one that can be verified without static data.`,
+		{ webhookId: record.webhookId, formId },
+	);
+	return false;
 }
 
 /**
  * Removes the webhook this slot recorded (if Fillout still has it) and empties the slot.
  * A failure that may pass throws before the slot is emptied, so the next activation retries.
  */
-export async function dropRecorded(
-	ctx: IHookFunctions,
-): Promise<{ data: IDataObject; slot: Slot }> {
-	const { data, slot, record } = currentSlot(ctx);
-	if (record !== undefined) await removeWebhook(ctx, record);
-	delete data[slot];
-	return { data, slot };
+export async function dropRecorded(ctx: IHookFunctions): Promise<SlotState> {
+	const state = currentSlot(ctx);
+	if (state.record !== undefined) await removeWebhook(ctx, state.record);
+	delete state.data[state.slot];
+	forgetRecord(ctx, state.slot);
+	return { data: state.data, slot: state.slot };
 }
 
 /** Refuses a webhook address that Fillout's cloud could never call. */
@@ -95,8 +113,19 @@ async function formNameOf(ctx: IHookFunctions, formId: string): Promise<string |
 	return undefined;
 }
 
-/** Registers the node's webhook address, with a fresh secret, for the chosen form. */
-export async function registerWebhook(ctx: IHookFunctions): Promise<WebhookRecord> {
+/** The derived secret for the slot, or a random one (kept only in static data) with a warning. */
+async function secretToRegister(ctx: IHookFunctions, slot: Slot, formId: string): Promise<string> {
+	const derived = await expectedSecret(ctx, slot, formId);
+	if (derived !== undefined) return derived;
+	ctx.logger.warn(
+		'Fillout Trigger: the credential has no stable secret (API key or OAuth2 client secret) to derive the webhook secret from; a random one is used, so deliveries can only be verified while the workflow keeps its static data.',
+		{ formId },
+	);
+	return newSecret();
+}
+
+/** Registers the node's webhook address, with the slot's secret, for the chosen form. */
+export async function registerWebhook(ctx: IHookFunctions, slot: Slot): Promise<WebhookRecord> {
 	const webhookUrl = ctx.getNodeWebhookUrl('default');
 	if (webhookUrl === undefined) {
 		throw new NodeOperationError(ctx.getNode(), 'n8n gave the trigger no webhook address');
@@ -105,7 +134,7 @@ export async function registerWebhook(ctx: IHookFunctions): Promise<WebhookRecor
 	const apiRoot = await resolveApiRoot(ctx);
 	assertReachable(ctx, apiRoot, webhookUrl);
 	const formName = await formNameOf(ctx, formId);
-	const secret = newSecret();
+	const secret = await secretToRegister(ctx, slot, formId);
 	const answer = await filloutRequest<IDataObject>(ctx, {
 		method: 'POST',
 		path: '/webhook/create',

@@ -6,7 +6,12 @@ import type { IDataObject } from 'n8n-workflow';
  * one the trigger registered. The active workflow and "Listen for test event" each get
  * their own slot, so a test registration never touches the production one:
  *
- *     { production?: WebhookRecord, test?: WebhookRecord }
+ *     { production?: WebhookRecord, test?: WebhookRecord, lost?: { production?: LostMark } }
+ *
+ * In queue mode another node of the workflow can erase all of it (a worker saves its own,
+ * partial static data over the whole object); `lost` marks a slot whose record was
+ * found missing while its webhook was still delivering or registered, so the next
+ * activation knows (see docs/trigger-static-data.md).
  */
 
 export type Slot = 'production' | 'test';
@@ -24,6 +29,39 @@ export interface WebhookRecord {
 	/** Where the webhook was registered (region, self-hosted or OAuth2 base URL). */
 	apiRoot: string;
 	createdAt: string;
+}
+
+/** Where and when a slot's record was found missing. */
+export interface LostMark {
+	detectedAt: string;
+	/** 'delivery' (a verified delivery found no record), 'restart' or 'deactivation'. */
+	detectedBy: 'delivery' | 'restart' | 'deactivation';
+}
+
+/** The slot's lost mark, if any. */
+export function lostMarkOf(data: IDataObject, slot: Slot): LostMark | undefined {
+	const lost = data.lost as IDataObject | undefined;
+	const mark = typeof lost === 'object' && lost !== null ? lost[slot] : undefined;
+	return typeof mark === 'object' && mark !== null ? (mark as unknown as LostMark) : undefined;
+}
+
+/** Marks the slot's record as lost (keeps the first detection). */
+export function markLost(data: IDataObject, slot: Slot, detectedBy: LostMark['detectedBy']): void {
+	if (lostMarkOf(data, slot) !== undefined) return;
+	const lost = (
+		typeof data.lost === 'object' && data.lost !== null ? data.lost : {}
+	) as IDataObject;
+	data.lost = { ...lost, [slot]: { detectedAt: new Date().toISOString(), detectedBy } };
+}
+
+/** Clears the slot's lost mark once it holds a record again. */
+export function clearLostMark(data: IDataObject, slot: Slot): void {
+	const lost = data.lost as IDataObject | undefined;
+	if (typeof lost !== 'object' || lost === null || !(slot in lost)) return;
+	const rest = { ...lost };
+	delete rest[slot];
+	if (Object.keys(rest).length === 0) delete data.lost;
+	else data.lost = rest;
 }
 
 /** The record in a slot, or undefined when the slot is empty or holds something else. */

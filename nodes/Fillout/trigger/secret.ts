@@ -1,9 +1,12 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Fillout signs nothing, so the address the trigger registers carries a random secret
- * that every delivery must present. The secret lives only in the workflow's static data
- * and in the URL Fillout stores.
+ * Fillout signs nothing, so the address the trigger registers carries a secret that
+ * every delivery must present. The secret is derived (HMAC-SHA256) from the credential's
+ * own secret and the trigger's identity, so any n8n process can verify a delivery even
+ * when the workflow's static data lost the record of the registration (in queue mode a
+ * worker may save another node's static data over it). Only when the credential has no
+ * stable secret does the trigger fall back to a random one kept in the record alone.
  */
 
 /** The query parameter that carries the secret. */
@@ -12,6 +15,35 @@ export const SECRET_PARAMETER = 'secret';
 /** 32 random bytes as base64url: 43 characters from [A-Za-z0-9_-]. */
 export function newSecret(): string {
 	return randomBytes(32).toString('base64url');
+}
+
+/** What a derived secret is bound to: one trigger node, one slot, one form. */
+export interface SecretScope {
+	workflowId: string;
+	nodeId: string;
+	/** 'production' or 'test': the test registration never opens the production door. */
+	slot: string;
+	formId: string;
+}
+
+/**
+ * The secret for one trigger: HMAC-SHA256 keyed with the credential's secret material
+ * (the API key, or the OAuth2 client secret) over a versioned label and the scope, as
+ * base64url (43 characters). The same inputs give the same secret in every process;
+ * without the key, nobody can compute it, and it does not reveal the key. The form is
+ * part of the scope, so a registration left on a form the trigger no longer watches is
+ * refused.
+ */
+export function derivedSecret(material: string, scope: SecretScope): string {
+	// JSON keeps the fields apart whatever characters they hold.
+	const message = JSON.stringify([
+		'n8n-nodes-fillout-forms/trigger-secret/v1',
+		scope.workflowId,
+		scope.nodeId,
+		scope.slot,
+		scope.formId,
+	]);
+	return createHmac('sha256', material).update(message, 'utf8').digest('base64url');
 }
 
 /** The webhook address with the secret added as a query parameter. */
