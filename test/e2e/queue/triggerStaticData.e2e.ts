@@ -10,7 +10,8 @@
 import { randomUUID } from 'node:crypto';
 
 import type { WorkflowDefinition } from '../lib/n8nClient';
-import { sleep } from '../lib/processes';
+import { http } from '../../support/http';
+import { sleep, waitFor } from '../lib/processes';
 import { NODE_NAMES, triggerWorkflow, type CredentialRef } from '../lib/workflows';
 import {
 	connectQueue,
@@ -128,8 +129,24 @@ it('after a webhook-processor restart: deliveries each run once', async () => {
 	await deliverAndCheck('after webhook restart', 2);
 });
 
-it('unpublishing removes every registration', async () => {
+it('after unpublishing, a submission starts nothing', async () => {
+	const [registered] = await queue.sandbox.webhooksOf(formId);
 	await queue.n8n.deactivateWorkflow(workflowId);
+	const before = (await queue.n8n.listExecutions({ workflowId })).length;
+	// Without its secret the address starts nothing either way: 401 while the webhook
+	// processor still serves it, 404 once it sees the workflow inactive.
+	const address = new URL(registered.url);
+	address.search = '';
+	await waitFor(async () => (await http('POST', address.href, { json: {} })).status === 404, {
+		timeoutMs: 15_000,
+		description: 'the webhook processor to stop serving the address',
+	});
+	const { deliveries } = await queue.sandbox.respond(formId, {});
+	expect(deliveries.filter((delivery) => delivery.statusCode === 200)).toEqual([]);
+	await sleep(1_500);
+	expect((await queue.n8n.listExecutions({ workflowId })).length).toBe(before);
+});
+
+it('unpublishing removed the registration at Fillout', async () => {
 	expect(await settledWebhooks(queue.sandbox, formId)).toEqual([]);
-	expect((await queue.sandbox.respond(formId, {})).deliveries).toEqual([]);
 });
