@@ -5,7 +5,7 @@
  * Like the main suite's setup, every process group is recorded in the pid file
  * (FILLOUT_E2E_PIDS) the moment it starts, and exit and signal handlers kill them all.
  */
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,8 +17,6 @@ import { STATE_VARIABLE, writeState } from '../../lib/state';
 export default async function globalSetup(): Promise<void> {
 	const started = Date.now();
 	const workDir = mkdtempSync(join(tmpdir(), 'fillout-queue-'));
-	// Postgres runs as its own user (not root) and needs to reach its folder in here.
-	chmodSync(workDir, 0o755);
 	killGroupsOnExit(workDir);
 
 	const file = join(workDir, 'state.json');
