@@ -137,9 +137,17 @@ describe('Fillout Trigger with the API key credential', () => {
 		// The right secret is accepted (the refusals above are about the secret alone).
 		await sleep(1_500);
 		expect(await executionCount(workflowId)).toBe(1);
-		const rightSecret = await http('POST', registered.url, { json: body });
+		const another = { ...delivered, submissionId: `${delivered.submissionId}-another` };
+		const rightSecret = await http('POST', registered.url, {
+			json: { ...body, submission: another },
+		});
 		expect(rightSecret.status).toBe(200);
 		await e2e.n8n.waitForExecutions(workflowId, 2);
+		// A submission delivered again (as a second registration would) starts nothing.
+		const repeat = await http('POST', registered.url, { json: body });
+		expect(repeat.status).toBe(200);
+		await sleep(1_500);
+		expect(await executionCount(workflowId)).toBe(2);
 	});
 
 	it.each([

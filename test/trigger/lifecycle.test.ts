@@ -215,7 +215,7 @@ describe('activation', () => {
 			expect.stringContaining(`webhook ${old.webhookId} was registered at ${h.sandbox.apiRoot}`),
 			expect.objectContaining({ webhookId: old.webhookId }),
 		);
-		// The old webhook stays at the old root (its secret is forgotten, so it gets 401s)…
+		// The old webhook stays at the old root…
 		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([old.webhookId]);
 		// …and exactly one is registered at the new one.
 		const onEu = await webhooksOf(h, euForm);

@@ -23,7 +23,8 @@ import {
 } from './helpers';
 
 const OTHER_KEY = 'sk_prod_static_data_rotated_key';
-const env = useTriggerSandbox({ apiKeys: [OTHER_KEY] });
+const OAUTH_TOKEN = 'fillout_token_static_data_tests';
+const env = useTriggerSandbox({ apiKeys: [OTHER_KEY, OAUTH_TOKEN] });
 let h: Harness;
 let instanceUrl: string;
 beforeAll(() => ({ h, instanceUrl } = env));
@@ -354,5 +355,61 @@ describe('registrations made with another secret', () => {
 			body: body(formId, 'k2'),
 		});
 		expect(current.items).toHaveLength(1);
+	});
+});
+
+describe('OAuth2', () => {
+	const oauth = (clientSecret?: string) => ({
+		parameters: { authentication: 'oAuth2' },
+		credentials: {
+			filloutFormsOAuth2Api: {
+				clientId: 'client-id',
+				...(clientSecret === undefined ? {} : { clientSecret }),
+				oauthTokenData: { access_token: OAUTH_TOKEN, base_url: h.sandbox.origin },
+			},
+		},
+	});
+
+	it('the secret is derived from the client secret, so deliveries survive the lost record', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl, oauth('oauth-client-secret'));
+		await trigger.activate();
+		const secret = await registeredSecret(formId);
+		expect(secret).toBe(
+			derivedSecret('oauth-client-secret', {
+				workflowId: `workflow-${formId}`,
+				nodeId: 'trigger-under-test',
+				slot: 'production',
+				formId,
+			}),
+		);
+		loseRecord(trigger);
+		const result = await trigger.receive({ query: { secret }, body: body(formId, 'o1') });
+		expect(result.items).toHaveLength(1);
+	});
+
+	it('without a client secret: a random secret with a warning, and a lost record refuses deliveries with an error', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl, oauth());
+		const warn = jest.spyOn(n8nLogger(), 'warn');
+		await trigger.activate();
+		const secret = await registeredSecret(formId);
+		expect(logged(warn, 'no stable secret')).toBe(1);
+		const error = jest.spyOn(n8nLogger(), 'error');
+		loseRecord(trigger);
+
+		const result = await trigger.receive({ query: { secret }, body: body(formId, 'o2') });
+
+		expect([result.res.statusCode, result.items.length]).toEqual([401, 0]);
+		expect(logged(error, 'every delivery is refused')).toBe(1);
+		// And a restart registers a new webhook rather than trusting one it cannot verify.
+		const restarted = filloutTrigger(h, formId, instanceUrl, {
+			...oauth(),
+			staticData: trigger.staticData,
+		});
+		expect(await restarted.activate({ activation: 'init' })).toEqual({
+			existed: false,
+			created: true,
+		});
 	});
 });

@@ -18,7 +18,7 @@ export async function removeWebhook(ctx: IHookFunctions, record: WebhookRecord):
 	if (apiRoot !== record.apiRoot) {
 		// Deleting the id at another address could remove someone else's webhook there.
 		ctx.logger.warn(
-			`Fillout Trigger: webhook ${record.webhookId} was registered at ${record.apiRoot}, but the credential now points at ${apiRoot}; it cannot be removed from here. Its deliveries are refused (its secret is forgotten); delete it in Fillout if it keeps calling.`,
+			`Fillout Trigger: webhook ${record.webhookId} was registered at ${record.apiRoot}, but the credential now points at ${apiRoot}; it cannot be removed from here. Delete it in Fillout if it keeps calling.`,
 			{ webhookId: record.webhookId, formId: record.formId },
 		);
 		return;
@@ -54,7 +54,7 @@ async function credentialsWork(ctx: IHookFunctions): Promise<boolean> {
 function warnForgotten(ctx: IHookFunctions, record: WebhookRecord, failure: ServiceFailure): void {
 	const said = serviceMessage(failure.body);
 	ctx.logger.warn(
-		`Fillout Trigger: Fillout did not remove webhook ${record.webhookId} (HTTP ${failure.statusCode}${said === undefined ? '' : `: ${said}`}): it is gone or not this account's, so it is forgotten. Should it still call n8n, its deliveries are refused (its secret is forgotten); delete it in Fillout.`,
+		`Fillout Trigger: Fillout did not remove webhook ${record.webhookId} (HTTP ${failure.statusCode}${said === undefined ? '' : `: ${said}`}): it is gone or not this account's, so it is forgotten. Should it still call n8n, delete it in Fillout.`,
 		{ webhookId: record.webhookId, formId: record.formId, statusCode: failure.statusCode },
 	);
 }
