@@ -44,7 +44,7 @@ export interface TriggerFigures {
 }
 
 export interface BenchRow {
-	scenario: 'export' | 'import' | 'trigger';
+	scenario: 'export' | 'import' | 'trigger' | 'poll';
 	variant: string;
 	/** The run succeeded and produced everything expected. */
 	ok: boolean;

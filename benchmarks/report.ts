@@ -194,6 +194,26 @@ export function checkTargets(rows: BenchRow[]): TargetCheck[] {
 			detail: `median ${fixed(trigger.medianMs, 0)} vs ${fixed(webhook.medianMs, 0)} ms (${fixed(medianRatio)}), p99 ${fixed(trigger.p99Ms, 0)} vs ${fixed(webhook.p99Ms, 0)} ms (${fixed(p99Ratio)})`,
 		});
 	}
+	const backfill = find(rows, 'poll', /backfill/);
+	if (backfill) {
+		checks.push({
+			target:
+				"poll: the backfill reads at the export's request count (the floor, plus the exact pager's one re-read) and emits each submission once",
+			holds:
+				backfill.ok &&
+				backfill.dataRequests !== undefined &&
+				backfill.dataRequests <= (backfill.floorRequests ?? 0) + 1,
+			detail: `${backfill.dataRequests} list requests (floor ${backfill.floorRequests}), ${backfill.items} items of ${backfill.expectedItems}, ${backfill.rateLimited} 429s, ${seconds(backfill.wallMs)} s`,
+		});
+	}
+	const idle = find(rows, 'poll', /nothing new/);
+	if (idle) {
+		checks.push({
+			target: 'poll: a poll that finds nothing new costs one request and starts no execution',
+			holds: idle.ok,
+			detail: `${idle.requests} request(s), ${idle.status}`,
+		});
+	}
 	const mine = find(rows, 'export', /^Fillout/)?.memory;
 	const http = find(rows, 'export', /limit=150/)?.memory;
 	if (mine && http) {

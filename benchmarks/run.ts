@@ -5,7 +5,7 @@
  * 5 requests per second and 80 ms added to every API request.
  *
  *   npm run bench                       # everything (about 8 minutes)
- *   npm run bench -- --only export      # export, import, trigger (comma-separated)
+ *   npm run bench -- --only export      # export, import, trigger, poll (comma-separated)
  *   npm run bench -- --quick            # smaller sizes, to try the harness
  *
  * Results also go to .tmp/bench/<date>.json and .tmp/bench/<date>.md.
@@ -17,6 +17,7 @@ import { REPO_ROOT, startE2eEnvironment, type RunningN8n } from '../test/e2e/lib
 import type { BenchContext, BenchRow, BenchSizes } from './context';
 import { prepareExport, runExport } from './export';
 import { prepareImport, runImport } from './import';
+import { preparePoll, runPoll } from './poll';
 import {
 	checkTargets,
 	describeMachine,
@@ -44,10 +45,11 @@ const QUICK: BenchSizes = {
 	triggerConcurrency: 20,
 };
 
-type Scenario = 'export' | 'import' | 'trigger';
+type Scenario = 'export' | 'import' | 'trigger' | 'poll';
+const SCENARIOS: Scenario[] = ['export', 'import', 'trigger', 'poll'];
 
 function parseArgs(argv: string[]) {
-	const only = new Set<Scenario>(['export', 'import', 'trigger']);
+	const only = new Set<Scenario>(SCENARIOS);
 	let quick = false;
 	let keep = false;
 	for (let index = 0; index < argv.length; index++) {
@@ -58,8 +60,7 @@ function parseArgs(argv: string[]) {
 			const chosen = (argv[++index] ?? '').split(',').filter(Boolean);
 			only.clear();
 			for (const name of chosen) {
-				if (!['export', 'import', 'trigger'].includes(name))
-					throw new Error(`unknown scenario ${name}`);
+				if (!SCENARIOS.includes(name as Scenario)) throw new Error(`unknown scenario ${name}`);
 				only.add(name as Scenario);
 			}
 		} else throw new Error(`unknown argument ${arg}`);
@@ -99,11 +100,13 @@ async function main(): Promise<void> {
 		const exportSetups = args.only.has('export') ? await prepareExport(ctx) : [];
 		const importSetups = args.only.has('import') ? await prepareImport(ctx) : [];
 		const triggerSetup = args.only.has('trigger') ? await prepareTrigger(ctx) : undefined;
+		const pollSetup = args.only.has('poll') ? await preparePoll(ctx) : undefined;
 
 		const rows: BenchRow[] = [];
 		if (exportSetups.length) rows.push(...(await runExport(ctx, exportSetups)));
 		if (importSetups.length) rows.push(...(await runImport(ctx, importSetups)));
 		if (triggerSetup) rows.push(...(await runTrigger(ctx, triggerSetup)));
+		if (pollSetup) rows.push(...(await runPoll(ctx, pollSetup)));
 		machine.loadAfter = loadNow();
 
 		const sizes = args.sizes;

@@ -5,7 +5,14 @@
  */
 import { authenticate, bearerValue } from './auth';
 import type { Incoming, SandboxContext } from './context';
-import { ApiError, badRequest, errorBody, notFound, RATE_LIMIT_MESSAGE } from './errors';
+import {
+	ApiError,
+	badRequest,
+	errorBody,
+	IN_PROGRESS_NEEDS_PAID_PLAN,
+	notFound,
+	RATE_LIMIT_MESSAGE,
+} from './errors';
 import { forcedFailureError } from './faults';
 import {
 	errorReply,
@@ -90,6 +97,8 @@ const getForm: ApiHandler = (ctx, { account, params }) =>
 const listFormSubmissions: ApiHandler = (ctx, { account, params, query, incoming }) => {
 	const form = requireForm(ctx, account, params.formId);
 	const listQuery = parseListQuery(query);
+	if (listQuery.status === 'in_progress' && account.plan === 'free')
+		throw new ApiError(403, IN_PROGRESS_NEEDS_PAID_PLAN);
 	const page = listSubmissions(ctx.store.submissionsOf(form.id), listQuery);
 	const reply = json(200, {
 		responses: page.items.map((item) =>

@@ -8,6 +8,7 @@ import { ApiError, badRequest, notFound } from './errors';
 import type { FormSpec, QuestionSpec } from './formFactory';
 import { json, type Reply, type Route } from './http';
 import { buildSubmission, randomParts } from './submissionBuilder';
+import { changeSubmission, parseSubmissionChange } from './submissionControl';
 import type { Account, FormRecord, StoredSubmission, Submission, SubmissionStatus } from './types';
 import { deliver } from './webhooks';
 import { parseIsoDateTime } from './validation';
@@ -189,6 +190,7 @@ const respond: ControlHandler = async (ctx, { params, body }) => {
 	const form = requireForm(ctx, params.formId);
 	const status = optionalStatus(body);
 	const preview = optionalBoolean(body, 'preview', false);
+	const hidden = optionalBoolean(body, 'hidden', false);
 	const fillUnanswered = optionalBoolean(body, 'fillUnanswered', true);
 	const overrides = (body.submission ?? {}) as Partial<Submission>;
 	if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
@@ -226,10 +228,11 @@ const respond: ControlHandler = async (ctx, { params, body }) => {
 		submissionTime: new Date(timeMs).toISOString(),
 	};
 	const stored: StoredSubmission = { status, preview, timeMs, submission };
+	if (hidden) stored.hidden = true;
 	ctx.store.addSubmissions(form.id, [stored]);
 
 	const webhooks =
-		status === 'finished' && !preview
+		status === 'finished' && !preview && !hidden
 			? [...ctx.store.webhooks.values()].filter((w) => w.formId === form.id)
 			: [];
 	const deliveries = await Promise.all(
@@ -307,6 +310,19 @@ const startChurn: ControlHandler = (ctx, { params, body }) => {
 	return json(200, ctx.churn.describe(form.id));
 };
 
+/** Reveal a late one, finish one in progress, or move lastUpdatedAt (submissionControl.ts). */
+const patchSubmission: ControlHandler = (ctx, { params, body }) => {
+	const form = requireForm(ctx, params.formId);
+	const change = parseSubmissionChange(body);
+	const stored = changeSubmission(ctx.store.submissionsOf(form.id), params.submissionId, change);
+	ctx.store.changed();
+	return json(200, {
+		status: stored.status,
+		hidden: stored.hidden === true,
+		submission: stored.submission,
+	});
+};
+
 const deleteSubmission: ControlHandler = (ctx, { params }) => {
 	const form = requireForm(ctx, params.formId);
 	if (!ctx.store.deleteSubmission(form.id, params.submissionId))
@@ -353,6 +369,9 @@ const createAccount: ControlHandler = (ctx, { body, incoming }) => {
 	const apiKey = optionalString(body, 'apiKey');
 	const basePath = optionalString(body, 'basePath') ?? '';
 	const name = optionalString(body, 'name');
+	const plan = optionalString(body, 'plan');
+	if (plan !== undefined && plan !== 'free' && plan !== 'paid')
+		throw badRequest('plan must be one of: free, paid');
 	if (!BASE_PATH.test(basePath) || RESERVED_BASE_PATHS.has(basePath)) {
 		throw badRequest(
 			'basePath must be "" or one lowercase path segment such as "/eu" (not /v1, /_sandbox, /public, /authorize, /t)',
@@ -360,7 +379,7 @@ const createAccount: ControlHandler = (ctx, { body, incoming }) => {
 	}
 	if (apiKey !== undefined && (apiKey === '' || ctx.store.accountForBearer(apiKey)))
 		throw badRequest('apiKey is empty or already in use');
-	const account = ctx.store.addAccount({ apiKey, basePath, name });
+	const account = ctx.store.addAccount({ apiKey, basePath, name, plan });
 	return json(200, {
 		id: account.id,
 		name: account.name,
@@ -415,6 +434,11 @@ export const CONTROL_ROUTES: ReadonlyArray<Route<ControlHandler>> = [
 		method: 'DELETE',
 		template: '/_sandbox/forms/:formId/submissions/:submissionId',
 		handler: deleteSubmission,
+	},
+	{
+		method: 'PATCH',
+		template: '/_sandbox/forms/:formId/submissions/:submissionId',
+		handler: patchSubmission,
 	},
 	{ method: 'POST', template: '/_sandbox/forms/:formId/churn', handler: startChurn },
 	{

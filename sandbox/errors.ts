@@ -59,3 +59,7 @@ export interface ValidationIssue {
 export function validationError(issues: ValidationIssue[]): ApiError {
 	return new ApiError(400, JSON.stringify(issues));
 }
+
+/** Listing in-progress submissions on an account whose plan does not include them. */
+export const IN_PROGRESS_NEEDS_PAID_PLAN =
+	'Listing in-progress submissions requires a paid plan. Upgrade your plan to access this feature.';

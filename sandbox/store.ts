@@ -8,6 +8,7 @@ import { apiKeyFrom, buildSeed, DEMO_ACCOUNT_ID } from './seed';
 import type {
 	AccessTokenRecord,
 	Account,
+	AccountPlan,
 	AuthorizationCode,
 	FormRecord,
 	OAuthClient,
@@ -232,7 +233,12 @@ export class SandboxStore {
 		return id;
 	}
 
-	addAccount(options: { apiKey?: string; basePath?: string; name?: string }): Account {
+	addAccount(options: {
+		apiKey?: string;
+		basePath?: string;
+		name?: string;
+		plan?: AccountPlan;
+	}): Account {
 		const id = `acct_${this.rng.alnum(10).toLowerCase()}`;
 		const key = options.apiKey ?? apiKeyFrom(this.rng);
 		const account: Account = {
@@ -241,6 +247,7 @@ export class SandboxStore {
 			basePath: options.basePath ?? '',
 			apiKeys: [{ key, explicit: options.apiKey !== undefined }],
 		};
+		if (options.plan) account.plan = options.plan;
 		this.accounts.set(id, account);
 		this.changed();
 		return account;

@@ -55,7 +55,7 @@ export function matchesSearch(submission: Submission, needle: string): boolean {
 }
 
 function matches(item: StoredSubmission, query: ListQuery): boolean {
-	if (item.status !== query.status) return false;
+	if (item.status !== query.status || item.hidden) return false;
 	if (item.preview && !query.includePreview) return false;
 	if (query.afterMs !== undefined && !(item.timeMs > query.afterMs)) return false;
 	if (query.beforeMs !== undefined && !(item.timeMs < query.beforeMs)) return false;

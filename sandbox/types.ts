@@ -96,6 +96,8 @@ export interface StoredSubmission {
 	status: SubmissionStatus;
 	/** Made in the form editor's preview; listed only with includePreview=true. */
 	preview: boolean;
+	/** Stored but not listed yet (a submission that shows up late); see submissionControl.ts. */
+	hidden?: boolean;
 	/** submissionTime in epoch milliseconds, for sorting and date filters. */
 	timeMs: number;
 	submission: Submission;
@@ -113,7 +115,11 @@ export interface Account {
 	/** '' for the default (US-like) root, e.g. '/eu' for another region. */
 	basePath: string;
 	apiKeys: ApiKeyRecord[];
+	/** 'free' refuses listing in-progress submissions, as Fillout's free plan does. Default paid. */
+	plan?: AccountPlan;
 }
+
+export type AccountPlan = 'free' | 'paid';
 
 export interface DeliveryRecord {
 	submissionId: string;

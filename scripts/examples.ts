@@ -30,6 +30,8 @@ export const EXAMPLES = {
 	export: 'scheduled-export.json',
 	/** Manual Trigger → Code (rows) → Fillout (Submission, Create, mapped answers). */
 	import: 'bulk-import.json',
+	/** Fillout Polling Trigger (every 5 minutes) → Set. */
+	polling: 'polled-submissions.json',
 } as const;
 
 export type ExampleKey = keyof typeof EXAMPLES;
@@ -56,10 +58,10 @@ export function readExample(key: ExampleKey): WorkflowDefinition {
 	return JSON.parse(readFileSync(examplePath(key), 'utf8')) as WorkflowDefinition;
 }
 
-/** The nodes of the package in a workflow (action and trigger). */
+/** The nodes of the package in a workflow (action and both triggers). */
 export function filloutNodes(workflow: WorkflowDefinition) {
 	return workflow.nodes.filter((node) =>
-		[NODE_TYPES.action, NODE_TYPES.trigger].includes(node.type as never),
+		[NODE_TYPES.action, NODE_TYPES.trigger, NODE_TYPES.pollingTrigger].includes(node.type as never),
 	);
 }
 

@@ -338,6 +338,11 @@ async function main(): Promise<void> {
 		formId: EVENT_FORM.formId,
 		credentials,
 	});
+	// Imported, not published: publish it in the editor to see the polling trigger at work.
+	const poller = await ensureWorkflow(client, 'polling', {
+		formId: EVENT_FORM.formId,
+		credentials,
+	});
 	if (!(await client.getWorkflow(trigger.workflow.id)).active) {
 		await client.activateWorkflow(trigger.workflow.id);
 	}
@@ -359,6 +364,7 @@ async function main(): Promise<void> {
 	say(`    ${trigger.workflow.name} (${state(trigger)}, published): ${url(trigger.workflow)}`);
 	say(`    ${exporter.workflow.name} (${state(exporter)}): ${url(exporter.workflow)}`);
 	say(`    ${importer.workflow.name} (${state(importer)}): ${url(importer.workflow)}`);
+	say(`    ${poller.workflow.name} (${state(poller)}): ${url(poller.workflow)}`);
 	say();
 	say(`  Simulate a respondent to "${EVENT_FORM.name}" (the trigger workflow runs):`);
 	say(`    ${respond}`);

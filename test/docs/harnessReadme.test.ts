@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { INodeType } from 'n8n-workflow';
 
-import { TriggerHarness, defaultCredentialTypes } from '../harness';
+import { PollHarness, TriggerHarness, defaultCredentialTypes } from '../harness';
 
 const ROOT = resolve(__dirname, '../..');
 const HARNESS = join(ROOT, 'test/harness');
@@ -172,6 +172,10 @@ describe('test/harness/README.md', () => {
 		]);
 		const used = [...code.matchAll(/\btrigger\.(\w+)/g)].map((match) => match[1]);
 		expect(used.filter((name) => !members.has(name))).toEqual([]);
+		const pollMembers = new Set([...Object.getOwnPropertyNames(PollHarness.prototype), 'saved']);
+		const polled = [...code.matchAll(/\bpoller\.(\w+)/g)].map((match) => match[1]);
+		expect(polled.length).toBeGreaterThan(0);
+		expect(polled.filter((name) => !pollMembers.has(name))).toEqual([]);
 		for (const [, name] of code.matchAll(/callWebhookMethod\('(\w+)'/g)) {
 			expect(['checkExists', 'create', 'delete']).toContain(name);
 		}

@@ -52,11 +52,16 @@ describe('the community package', () => {
 		expect(packed.files.filter((file) => file.endsWith('.map'))).toEqual([]);
 	});
 
-	it('is loaded by n8n: GET /types/nodes.json lists the action node and the trigger', async () => {
+	it('is loaded by n8n: GET /types/nodes.json lists the action node and both triggers', async () => {
 		const types = await e2e.n8n.nodeTypes();
 		const ours = types.filter((type) => type.name.startsWith(`${PACKAGE_NAME}.`));
 		const names = ours.map((type) => type.name);
-		expect(names).toEqual(expect.arrayContaining([NODE_TYPES.action, NODE_TYPES.trigger]));
+		expect(names).toEqual(
+			expect.arrayContaining([NODE_TYPES.action, NODE_TYPES.trigger, NODE_TYPES.pollingTrigger]),
+		);
+		// n8n adds "Poll Times" to a node that says `polling: true`.
+		const poller = ours.find((type) => type.name === NODE_TYPES.pollingTrigger);
+		expect(poller).toMatchObject({ polling: true, group: ['trigger'] });
 		const trigger = ours.find((type) => type.name === NODE_TYPES.trigger);
 		expect(trigger).toMatchObject({
 			group: ['trigger'],

@@ -57,6 +57,7 @@ export {
 	type SavedWorkflow,
 } from './runWorkflow';
 export { type HarnessBaseOptions, nodeCredentialsFor } from './setup';
+export { PollHarness, createPollHarness, type PollHarnessOptions, type PollResult } from './polls';
 export {
 	DEFAULT_WEBHOOK_ID,
 	TriggerHarness,

@@ -46,6 +46,7 @@ describe('with Fillout’s cloud', () => {
 				"Fillout cannot reach n8n's webhook address http://localhost:5678/webhook/0f5e6a4c-8d7b-4e1f-9a2b-3c4d5e6f7a8b/webhook: it is localhost, not an address on the internet",
 			);
 			expect(error.description).toContain('WEBHOOK_URL environment variable');
+			expect(error.description).toContain('use the Fillout Polling Trigger instead');
 			expect(error.description).toContain('WEBHOOK_URL=https://n8n.example.com/');
 		},
 	);

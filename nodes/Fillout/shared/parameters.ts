@@ -2,6 +2,7 @@ import type {
 	IExecuteFunctions,
 	IHookFunctions,
 	ILoadOptionsFunctions,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -34,14 +35,19 @@ export function formIdForEditor(ctx: ILoadOptionsFunctions): string {
 	return checkedFormId(ctx, locator);
 }
 
-/** The same for the trigger's webhook setup and deliveries (no item). */
-export function formIdForTrigger(ctx: IHookFunctions | IWebhookFunctions): string {
+/** The same for the triggers: webhook setup, deliveries and polls (no item). */
+export function formIdForTrigger(ctx: IHookFunctions | IWebhookFunctions | IPollFunctions): string {
 	const locator = ctx.getNodeParameter('form', undefined, { extractValue: false });
 	return checkedFormId(ctx, locator);
 }
 
 function checkedFormId(
-	ctx: IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions,
+	ctx:
+		| IExecuteFunctions
+		| ILoadOptionsFunctions
+		| IHookFunctions
+		| IWebhookFunctions
+		| IPollFunctions,
 	locator: unknown,
 	itemIndex?: number,
 ): string {

@@ -149,19 +149,19 @@ export interface FormFacts {
 
 /**
  * The item a delivery starts the workflow with: the simplified submission (unknown
- * question types left out) or the submission as sent, plus the form's id and name.
+ * question types left out) or the submission as sent, plus the form's id and name and
+ * any `extra` fields (the polling trigger's `status`); question names never take those keys.
  */
 export function deliveryItem(
 	submission: Submission,
 	form: FormFacts,
 	simplify: boolean,
+	extra: IDataObject = {},
 ): IDataObject {
-	if (!simplify) return { formId: form.formId, formName: form.formName, ...submission };
+	const added = { formId: form.formId, formName: form.formName, ...extra };
+	if (!simplify) return { ...added, ...submission, ...extra };
 	const readable = readableSubmission(submission);
-	const keys = questionKeyMap(readable.questions ?? [], [...RESERVED_KEYS, ...FORM_KEYS]);
-	return {
-		...simplifySubmission(readable, keys),
-		formId: form.formId,
-		formName: form.formName,
-	};
+	const taken = [...RESERVED_KEYS, ...FORM_KEYS, ...Object.keys(extra)];
+	const keys = questionKeyMap(readable.questions ?? [], taken);
+	return { ...simplifySubmission(readable, keys), ...added };
 }

@@ -86,7 +86,7 @@ export function assertReachable(ctx: IHookFunctions, apiRoot: string, webhookUrl
 		`Fillout cannot reach n8n's webhook address ${webhookUrl}: it is ${reason}, not an address on the internet`,
 		{
 			description:
-				'Fillout’s servers deliver each submission to this address, so it must be reachable from the internet. Set n8n’s public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/) and restart n8n; behind a tunnel or reverse proxy, use the public address it gives you.',
+				'Fillout’s servers deliver each submission to this address, so it must be reachable from the internet. Set n8n’s public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/) and restart n8n; behind a tunnel or reverse proxy, use the public address it gives you. If this n8n cannot have a public address (a laptop, a home lab, behind a firewall), use the Fillout Polling Trigger instead: it asks Fillout for new submissions on a schedule and needs no incoming connection.',
 		},
 	);
 }

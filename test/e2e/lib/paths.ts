@@ -11,6 +11,7 @@ export const PACKAGE_NAME = 'n8n-nodes-fillout-forms';
 export const NODE_TYPES = {
 	action: `${PACKAGE_NAME}.fillout`,
 	trigger: `${PACKAGE_NAME}.filloutTrigger`,
+	pollingTrigger: `${PACKAGE_NAME}.filloutPollingTrigger`,
 	/** n8n derives an AI-tool variant from `usableAsTool`. */
 	tool: `${PACKAGE_NAME}.filloutTool`,
 } as const;

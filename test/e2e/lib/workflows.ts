@@ -106,6 +106,7 @@ export const NODE_NAMES = {
 	start: 'Start',
 	fillout: 'Fillout',
 	trigger: 'Fillout Trigger',
+	pollingTrigger: 'Fillout Polling Trigger',
 	done: 'Done',
 };
 
@@ -155,6 +156,18 @@ export interface TriggerWorkflowOptions {
 	webhookId?: string;
 }
 
+/** The No Operation node a trigger workflow ends with. */
+function doneNode(): NodeDefinition {
+	return {
+		id: randomUUID(),
+		name: NODE_NAMES.done,
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [220, 0],
+		parameters: {},
+	};
+}
+
 /** Fillout Trigger → No Operation. */
 export function triggerWorkflow(options: TriggerWorkflowOptions): WorkflowDefinition {
 	const parameters: Record<string, unknown> = {
@@ -178,17 +191,48 @@ export function triggerWorkflow(options: TriggerWorkflowOptions): WorkflowDefini
 				parameters,
 				credentials: credentialsOf(options.credential),
 			},
-			{
-				id: randomUUID(),
-				name: NODE_NAMES.done,
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {},
-			},
+			doneNode(),
 		],
 		connections: {
 			[NODE_NAMES.trigger]: { main: [[{ node: NODE_NAMES.done, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+export interface PollingWorkflowOptions {
+	name: string;
+	credential: CredentialRef;
+	formId: string;
+	/** Further parameters of the trigger (startFrom, inProgress, options …). */
+	parameters?: Record<string, unknown>;
+}
+
+/** Fillout Polling Trigger (every minute, n8n's shortest) → No Operation. */
+export function pollingTriggerWorkflow(options: PollingWorkflowOptions): WorkflowDefinition {
+	return {
+		name: options.name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: NODE_NAMES.pollingTrigger,
+				type: NODE_TYPES.pollingTrigger,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					authentication: authenticationFor(options.credential),
+					form: formById(options.formId),
+					...options.parameters,
+				},
+				credentials: credentialsOf(options.credential),
+			},
+			doneNode(),
+		],
+		connections: {
+			[NODE_NAMES.pollingTrigger]: {
+				main: [[{ node: NODE_NAMES.done, type: 'main', index: 0 }]],
+			},
 		},
 		settings: { executionOrder: 'v1' },
 	};

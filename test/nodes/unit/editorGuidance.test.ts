@@ -2,6 +2,7 @@ import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { Fillout } from '../../../nodes/Fillout/Fillout.node';
+import { FilloutPollingTrigger } from '../../../nodes/Fillout/FilloutPollingTrigger.node';
 import { FilloutTrigger } from '../../../nodes/Fillout/FilloutTrigger.node';
 import { formIdFromUrl } from '../../../nodes/Fillout/helpers/formUrl';
 
@@ -67,8 +68,8 @@ describe('guidance in the editor', () => {
 		);
 	});
 
-	it('the form given by ID links to it in Fillout’s editor, in both nodes', () => {
-		for (const node of [new Fillout(), new FilloutTrigger()]) {
+	it('the form given by ID links to it in Fillout’s editor, in every node', () => {
+		for (const node of [new Fillout(), new FilloutTrigger(), new FilloutPollingTrigger()]) {
 			const form = node.description.properties.find((candidate) => candidate.name === 'form');
 			const byId = form?.modes?.find((mode) => mode.name === 'id');
 			expect(byId?.url).toBe('=https://build.fillout.com/editor/{{$value}}');

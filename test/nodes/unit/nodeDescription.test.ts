@@ -9,12 +9,14 @@ import type { ICredentialType, INodeTypeDescription } from 'n8n-workflow';
 import { FilloutFormsApi } from '../../../credentials/FilloutFormsApi.credentials';
 import { FilloutFormsOAuth2Api } from '../../../credentials/FilloutFormsOAuth2Api.credentials';
 import { Fillout } from '../../../nodes/Fillout/Fillout.node';
+import { FilloutPollingTrigger } from '../../../nodes/Fillout/FilloutPollingTrigger.node';
 import { FilloutTrigger } from '../../../nodes/Fillout/FilloutTrigger.node';
 
 const root = resolve(__dirname, '../../..');
 const node = new Fillout();
 const { description } = node;
 const trigger = new FilloutTrigger();
+const poller = new FilloutPollingTrigger();
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
 
@@ -22,6 +24,7 @@ const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
 const nodes: Array<[string, INodeTypeDescription]> = [
 	['dist/nodes/Fillout/Fillout.node.js', description],
 	['dist/nodes/Fillout/FilloutTrigger.node.js', trigger.description],
+	['dist/nodes/Fillout/FilloutPollingTrigger.node.js', poller.description],
 ];
 const credentials: Array<[string, ICredentialType]> = [
 	['dist/credentials/FilloutFormsApi.credentials.js', new FilloutFormsApi()],
@@ -170,6 +173,31 @@ describe('Fillout Trigger description', () => {
 			'create',
 			'delete',
 		]);
+	});
+});
+
+describe('Fillout Polling Trigger description', () => {
+	const described = poller.description;
+
+	it('is a polling trigger beside the webhook one: same credentials, form and Simplify', () => {
+		expect(described.name).toBe('filloutPollingTrigger');
+		// Searching "Fillout" in the node panel shows both, and the names tell them apart.
+		expect(described.displayName).toBe('Fillout Polling Trigger');
+		expect(described.polling).toBe(true);
+		expect(described.group).toEqual(['trigger']);
+		expect(described.inputs).toEqual([]);
+		expect(described.credentials).toEqual(description.credentials);
+		expect(described.webhooks).toBeUndefined();
+		expect(described.properties.map((p) => p.name)).toEqual([
+			'authentication',
+			'form',
+			'startFrom',
+			'startDate',
+			'inProgress',
+			'options',
+			'simplify',
+		]);
+		expect(typeof poller.poll).toBe('function');
 	});
 });
 

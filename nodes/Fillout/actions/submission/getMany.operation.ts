@@ -2,10 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { formatInZone, isEmptyDate, parseDateInput } from '../../helpers/dates';
-import type { Submission, SubmissionPage } from '../../helpers/interfaces';
 import { simplifySubmissions } from '../../helpers/simplify';
-import { SubmissionPager } from '../../helpers/submissionPaging';
-import { filloutRequest } from '../../transport';
 import {
 	formLocator,
 	includeEditLinkOption,
@@ -15,6 +12,7 @@ import {
 } from '../../shared/descriptions';
 import { itemProblem } from '../../shared/nodeErrors';
 import { formIdOf } from '../../shared/parameters';
+import { readSubmissions } from '../../shared/readSubmissions';
 
 const properties: INodeProperties[] = [
 	formLocator,
@@ -136,13 +134,12 @@ export async function executeItem(
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
-	const pager = new SubmissionPager<Submission>({
-		sort: filters.sort === 'desc' ? 'desc' : 'asc',
+	const pagerOptions = {
+		sort: filters.sort === 'desc' ? ('desc' as const) : ('asc' as const),
 		afterDate: dateFilter(this, filters, 'afterDate', itemIndex),
 		beforeDate: dateFilter(this, filters, 'beforeDate', itemIndex),
 		maxItems: returnAll ? undefined : limit,
-	});
-	// The same filters go with every page; the pager adds limit, sort, dates and offset.
+	};
 	const fixed: IDataObject = {};
 	if (filters.status) fixed.status = filters.status;
 	if (typeof filters.search === 'string' && filters.search !== '') fixed.search = filters.search;
@@ -150,17 +147,6 @@ export async function executeItem(
 	if (options.includePreview) fixed.includePreview = true;
 
 	// The pager's own errors (a service that never finishes) become item errors in forEachItem.
-	for (let query = pager.next(); query; query = pager.next()) {
-		const page = await filloutRequest<SubmissionPage>(this, {
-			method: 'GET',
-			path: `/forms/${encodeURIComponent(formId)}/submissions`,
-			qs: { ...fixed, ...query },
-			context: { formId },
-			itemIndex,
-		});
-		pager.receive(page);
-	}
-
-	const submissions = pager.results();
+	const submissions = await readSubmissions(this, formId, pagerOptions, fixed, itemIndex);
 	return simplify ? simplifySubmissions(submissions) : submissions;
 }

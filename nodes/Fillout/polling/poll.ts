@@ -1,0 +1,187 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import type { Submission } from '../helpers/interfaces';
+import { formIdForTrigger } from '../shared/parameters';
+import { readSubmissions } from '../shared/readSubmissions';
+import { getFormMetadata } from '../transport';
+import { deliveryItem } from '../trigger/delivery';
+import { recallPollState, rememberPollState } from './memory';
+import { inProgressRefused, noSubmissionYet } from './pollErrors';
+import {
+	readPollState,
+	startState,
+	submissionMs,
+	takeFinished,
+	takeInProgress,
+	windowQueryStart,
+	type PollState,
+} from './pollState';
+import { readPollSettings, type PollSettings } from './settings';
+
+/** Where the cursor lives in the node's static data. */
+export const POLL_STATE_KEY = 'pollState';
+
+/** Activations a person started (publish, update): only then does "Start From" apply. */
+const FIRST_START_MODES = new Set(['activate', 'create', 'update', 'manual']);
+
+/**
+ * How this poll begins. 'resume' goes on from a cursor; 'quiet' starts at the present and
+ * only remembers what is already there; 'backfill' emits everything from `fromMs` on.
+ */
+interface Start {
+	kind: 'resume' | 'quiet' | 'backfill';
+	state: PollState;
+	fromMs?: number;
+}
+
+/**
+ * One poll: lists what is new since the cursor and emits it. The cursor is written only
+ * once the whole poll has succeeded; a poll that throws leaves it, so the next one reads
+ * everything again.
+ */
+export async function pollSubmissions(
+	this: IPollFunctions,
+): Promise<INodeExecutionData[][] | null> {
+	const formId = formIdForTrigger(this);
+	const settings = readPollSettings(this);
+	if (this.getMode() === 'manual') return await latestSubmission(this, formId, settings);
+
+	const nowMs = Date.now();
+	const staticData = this.getWorkflowStaticData('node');
+	const start = await startOf(this, formId, settings, nowMs, staticData[POLL_STATE_KEY]);
+
+	const listed = await readSubmissions(this, formId, {
+		sort: 'asc',
+		afterDate: windowQueryStart(start.state),
+	});
+	const finished = takeFinished(start.state, listed, settings.overlapMs, nowMs);
+	const next: PollState = { ...finished.state };
+	delete next.inProgress;
+	let inProgress: Submission[] = [];
+	if (settings.inProgress !== 'ignore') {
+		const taken = takeInProgress(
+			start.state.inProgress ?? {},
+			await readInProgress(this, formId),
+			settings.inProgress,
+			nowMs,
+		);
+		next.inProgress = taken.handled;
+		// Turning the option on later remembers what is in progress then, as a first start does.
+		const emitsInProgress =
+			start.kind === 'backfill' || (start.kind === 'resume' && start.state.inProgress);
+		if (emitsInProgress) {
+			inProgress = taken.fresh.filter((s) => submissionMs(s, nowMs) >= (start.fromMs ?? 0));
+		}
+	}
+
+	staticData[POLL_STATE_KEY] = next as unknown as IDataObject;
+	rememberPollState(this, next);
+	if (start.kind === 'quiet') return null;
+	const items = [
+		...finished.fresh.map((s) => itemOf(s, next, settings, 'finished')),
+		...inProgress.map((s) => itemOf(s, next, settings, 'in_progress')),
+	];
+	return items.length === 0 ? null : [this.helpers.returnJsonArray(items)];
+}
+
+async function startOf(
+	ctx: IPollFunctions,
+	formId: string,
+	settings: PollSettings,
+	nowMs: number,
+	stored: unknown,
+): Promise<Start> {
+	const resumed = readPollState(stored, formId);
+	if (resumed) return { kind: 'resume', state: resumed };
+	const recalled = readPollState(recallPollState(ctx), formId);
+	if (recalled) {
+		ctx.logger.warn(
+			`Fillout Polling Trigger "${ctx.getNode().name}": its cursor was missing from the workflow's static data (another node or process overwrote it); going on from the copy in memory`,
+			{ workflowId: ctx.getWorkflow().id, formId },
+		);
+		return { kind: 'resume', state: recalled };
+	}
+	// The first poll also checks the form exists, and keeps its name for the items.
+	const form = await getFormMetadata(ctx, formId);
+	const formName = typeof form.name === 'string' ? form.name : null;
+	const firstStart = FIRST_START_MODES.has(ctx.getActivationMode());
+	if (!firstStart && stored !== undefined) {
+		ctx.logger.warn(
+			`Fillout Polling Trigger "${ctx.getNode().name}": its stored cursor was unreadable; starting again from now (nothing older is emitted)`,
+			{ workflowId: ctx.getWorkflow().id, formId },
+		);
+	} else if (!firstStart) {
+		ctx.logger.warn(
+			`Fillout Polling Trigger "${ctx.getNode().name}": no cursor was stored (it was lost, or never saved); starting again from now (nothing older is emitted)`,
+			{ workflowId: ctx.getWorkflow().id, formId },
+		);
+	}
+	if (firstStart && settings.startFrom !== 'now') {
+		const fromMs = settings.startFrom === 'date' ? (settings.startMs ?? 0) : 0;
+		return {
+			kind: 'backfill',
+			fromMs,
+			state: startState(formId, formName, { fromMs, windowStartMs: fromMs }),
+		};
+	}
+	return {
+		kind: 'quiet',
+		state: startState(formId, formName, {
+			fromMs: nowMs,
+			windowStartMs: nowMs - settings.overlapMs,
+		}),
+	};
+}
+
+/** Every in-progress submission (the list holds only those not finished yet). */
+async function readInProgress(ctx: IPollFunctions, formId: string): Promise<Submission[]> {
+	try {
+		return await readSubmissions(ctx, formId, { sort: 'asc' }, { status: 'in_progress' });
+	} catch (error) {
+		throw inProgressRefused(ctx, error) ?? error;
+	}
+}
+
+/**
+ * "Fetch Test Event": the newest submission at once, so the rest of the workflow can be
+ * built without filling in the form. The cursor is not touched.
+ */
+async function latestSubmission(
+	ctx: IPollFunctions,
+	formId: string,
+	settings: PollSettings,
+): Promise<INodeExecutionData[][]> {
+	const form = await getFormMetadata(ctx, formId);
+	const state = startState(formId, typeof form.name === 'string' ? form.name : null, {
+		fromMs: 0,
+		windowStartMs: 0,
+	});
+	const newest = async (status: 'finished' | 'in_progress') =>
+		(
+			await readSubmissions(ctx, formId, { sort: 'desc', maxItems: 1 }, { status }).catch(
+				(error: unknown) => {
+					throw (status === 'in_progress' && inProgressRefused(ctx, error)) || error;
+				},
+			)
+		)[0];
+	const finished = await newest('finished');
+	if (finished) return [[itemOf(finished, state, settings, 'finished')]];
+	const started = settings.inProgress === 'ignore' ? undefined : await newest('in_progress');
+	if (started) return [[itemOf(started, state, settings, 'in_progress')]];
+	throw noSubmissionYet(ctx, form.name);
+}
+
+function itemOf(
+	submission: Submission,
+	state: PollState,
+	settings: PollSettings,
+	status: 'finished' | 'in_progress',
+): INodeExecutionData {
+	const json = deliveryItem(
+		submission,
+		{ formId: state.formId, formName: state.formName },
+		settings.simplify,
+		{ status },
+	);
+	return { json };
+}

@@ -1,0 +1,181 @@
+/**
+ * The polling trigger's cursor, as pure functions (no I/O, no clock).
+ *
+ * A submission is keyed by (`submissionTime`, `submissionId`). Fillout can list a
+ * submission later than its `submissionTime` (and several share one millisecond), so a
+ * bare "newest time seen" would lose or repeat some. The cursor instead keeps a window:
+ *
+ *   Every finished submission with a time before `windowStartMs` counts as handled;
+ *   within the window, exactly the ids in `seen` have been handled.
+ *
+ * Each poll lists the window (a submission time at or after `windowStartMs`), emits what
+ * `seen` lacks, and moves the window up to `overlapMs` behind the newest time handled.
+ * A submission listed later than that behind its own time is the one case not caught,
+ * which is why the overlap is an option. `seen` is bounded: past `MAX_SEEN` the window
+ * closes in from below, never dropping an id whose time stays inside it.
+ */
+import type { Submission } from '../helpers/interfaces';
+
+export const POLL_STATE_VERSION = 1;
+/** Ids remembered in the window; a burst sharing one millisecond may go over. */
+export const MAX_SEEN = 5_000;
+
+export interface PollState {
+	version: typeof POLL_STATE_VERSION;
+	formId: string;
+	/** The form's name when the trigger started, for the items' `formName`. */
+	formName: string | null;
+	windowStartMs: number;
+	/** The newest submission time handled (or the instant the trigger started from). */
+	newestMs: number;
+	/** Finished submissions handled inside the window: id → time in ms. */
+	seen: Record<string, number>;
+	/** In-progress submissions handled: id → the `lastUpdatedAt` emitted (or '' when none). */
+	inProgress?: Record<string, string>;
+}
+
+function isRecordOf(value: unknown, type: 'number' | 'string'): boolean {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		!Array.isArray(value) &&
+		Object.values(value).every((entry) => typeof entry === type)
+	);
+}
+
+/** The stored state, when it is one of ours for this form; undefined otherwise. */
+export function readPollState(value: unknown, formId: string): PollState | undefined {
+	if (typeof value !== 'object' || value === null) return undefined;
+	const state = value as Partial<PollState>;
+	if (state.version !== POLL_STATE_VERSION || state.formId !== formId) return undefined;
+	if (!Number.isFinite(state.windowStartMs) || !Number.isFinite(state.newestMs)) return undefined;
+	if (!isRecordOf(state.seen, 'number')) return undefined;
+	if (state.inProgress !== undefined && !isRecordOf(state.inProgress, 'string')) return undefined;
+	return state as PollState;
+}
+
+/** A submission's time in ms; one that cannot be read counts as `fallbackMs` (the poll's). */
+export function submissionMs(submission: Submission, fallbackMs: number): number {
+	const ms =
+		typeof submission.submissionTime === 'string' ? Date.parse(submission.submissionTime) : NaN;
+	return Number.isNaN(ms) ? fallbackMs : ms;
+}
+
+/** Oldest first; equal times by id, so the order is the same in every poll. */
+export function bySubmissionOrder(a: Keyed, b: Keyed): number {
+	return a.ms - b.ms || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+interface Keyed {
+	ms: number;
+	id: string;
+}
+
+/**
+ * The `afterDate` that lists the window: 1 ms before it, right for strict and inclusive
+ * bounds. None for a window open from the beginning.
+ */
+export function windowQueryStart(state: PollState): string | undefined {
+	return state.windowStartMs > 0 ? new Date(state.windowStartMs - 1).toISOString() : undefined;
+}
+
+export interface FinishedResult {
+	/** To emit, in submission order. */
+	fresh: Submission[];
+	state: PollState;
+}
+
+/**
+ * What a listing of the window brings: the submissions not handled yet, and the state
+ * after emitting them. `nowMs` only stands in for times that cannot be read.
+ */
+export function takeFinished(
+	state: PollState,
+	listed: readonly Submission[],
+	overlapMs: number,
+	nowMs: number,
+): FinishedResult {
+	const seen = { ...state.seen };
+	const fresh: Array<Keyed & { submission: Submission }> = [];
+	for (const submission of listed) {
+		const id = submission?.submissionId;
+		if (typeof id !== 'string' || id in seen) continue;
+		const ms = submissionMs(submission, nowMs);
+		if (ms < state.windowStartMs) continue;
+		seen[id] = ms;
+		fresh.push({ ms, id, submission });
+	}
+	fresh.sort(bySubmissionOrder);
+	const newestMs = Math.max(state.newestMs, ...fresh.map((entry) => entry.ms));
+	const window = narrowWindow(seen, Math.max(state.windowStartMs, newestMs - overlapMs));
+	return {
+		fresh: fresh.map((entry) => entry.submission),
+		state: { ...state, newestMs, windowStartMs: window.startMs, seen: window.seen },
+	};
+}
+
+/** Drops ids before the window's start, then closes in further while over `MAX_SEEN`. */
+export function narrowWindow(
+	seen: Record<string, number>,
+	startMs: number,
+	maxSeen = MAX_SEEN,
+): { startMs: number; seen: Record<string, number> } {
+	let kept = Object.entries(seen).filter(([, ms]) => ms >= startMs);
+	if (kept.length > maxSeen) {
+		const times = kept.map(([, ms]) => ms).sort((a, b) => a - b);
+		// Keep every id at the cut's instant: a newer start would let them be emitted again.
+		startMs = times[times.length - maxSeen];
+		kept = kept.filter(([, ms]) => ms >= startMs);
+	}
+	return { startMs, seen: Object.fromEntries(kept) };
+}
+
+/** How in-progress submissions are emitted: each once, or again when `lastUpdatedAt` moves. */
+export type InProgressMode = 'ignore' | 'once' | 'onUpdate';
+
+export interface InProgressResult {
+	fresh: Submission[];
+	handled: Record<string, string>;
+}
+
+/**
+ * In-progress submissions not emitted yet (or updated since, in 'onUpdate' mode). The
+ * listing is complete, so ids no longer in it (finished or deleted) are forgotten.
+ */
+export function takeInProgress(
+	handled: Record<string, string>,
+	listed: readonly Submission[],
+	mode: Exclude<InProgressMode, 'ignore'>,
+	nowMs: number,
+): InProgressResult {
+	const next: Record<string, string> = {};
+	const fresh: Array<Keyed & { submission: Submission }> = [];
+	for (const submission of listed) {
+		const id = submission?.submissionId;
+		if (typeof id !== 'string' || id in next) continue;
+		const updated = typeof submission.lastUpdatedAt === 'string' ? submission.lastUpdatedAt : '';
+		next[id] = updated;
+		const before = handled[id];
+		if (before === undefined || (mode === 'onUpdate' && before !== updated)) {
+			fresh.push({ ms: submissionMs(submission, nowMs), id, submission });
+		}
+	}
+	fresh.sort(bySubmissionOrder);
+	return { fresh: fresh.map((entry) => entry.submission), handled: next };
+}
+
+/** A fresh state from a listing of everything at or after the start. */
+export function startState(
+	formId: string,
+	formName: string | null,
+	start: { fromMs: number; windowStartMs: number },
+): PollState {
+	return {
+		version: POLL_STATE_VERSION,
+		formId,
+		formName,
+		windowStartMs: start.windowStartMs,
+		newestMs: start.fromMs,
+		seen: {},
+	};
+}

@@ -1,0 +1,140 @@
+/**
+ * Drives a polling trigger node the way n8n does (n8n 2.41.1: the active-workflow
+ * manager, n8n-core's poll-trigger executor), through n8n-core's real `PollContext`.
+ *
+ * It keeps n8n's two copies of the workflow's static data apart:
+ * - `live`: the active workflow object in the main process's memory. Every poll of one
+ *   activation sees the same object, so a cursor moved in a poll that emitted nothing is
+ *   still there for the next poll.
+ * - `saved`: what the database holds. n8n writes it after the activation (its first poll
+ *   included) and after each poll that emits; never after a poll that returns nothing,
+ *   and never in manual mode ("Fetch Test Event").
+ * `restart()` drops the live workflow, as a restart of n8n does; the next `activate()`
+ * (activation mode 'init') starts from `saved`.
+ */
+import { PollContext } from 'n8n-core';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { deepCopy, UnexpectedError } from 'n8n-workflow';
+
+import {
+	type HarnessBaseOptions,
+	type SingleNodeWorkflow,
+	credentialsHelperFor,
+	plainStaticData,
+	singleNodeWorkflow,
+} from './setup';
+import type { HarnessCredentialsHelper } from './credentials';
+
+export interface PollHarnessOptions extends HarnessBaseOptions {
+	/** Static data the database holds at the start. */
+	staticData?: IDataObject;
+}
+
+export interface PollResult {
+	/** The items emitted (output 0), or null when the poll returned nothing. */
+	items: INodeExecutionData[] | null;
+	/** The poll's error (n8n: a failed activation, or a failed trigger execution). */
+	error?: Error;
+}
+
+let harnesses = 0;
+
+export class PollHarness {
+	/** Static data as n8n last saved it to the database. */
+	saved: IDataObject;
+
+	readonly credentialsHelper: HarnessCredentialsHelper;
+
+	private live?: SingleNodeWorkflow;
+
+	/** A node id of its own, as each saved node has: in-process state is keyed by it. */
+	private readonly nodeId = `poll-under-test-${++harnesses}`;
+
+	constructor(private readonly options: PollHarnessOptions) {
+		this.credentialsHelper = credentialsHelperFor(options);
+		this.saved = deepCopy(options.staticData ?? {});
+	}
+
+	/** The live workflow's static data (what the next poll of this activation sees). */
+	get liveStaticData(): IDataObject | undefined {
+		return this.live === undefined ? undefined : plainStaticData(this.live.workflow);
+	}
+
+	get active(): boolean {
+		return this.live !== undefined;
+	}
+
+	/**
+	 * Activation: loads the saved static data, polls once (a failure fails the activation
+	 * and leaves the workflow inactive), then saves static data, as n8n does.
+	 */
+	async activate(activation: WorkflowActivateMode = 'activate'): Promise<PollResult> {
+		const live = this.build('trigger', this.saved);
+		const result = await this.run(live, 'trigger', activation);
+		if (result.error) return result;
+		this.live = live;
+		this.saved = plainStaticData(live.workflow);
+		return result;
+	}
+
+	/** A scheduled poll of the active workflow. */
+	async poll(activation: WorkflowActivateMode = 'activate'): Promise<PollResult> {
+		if (this.live === undefined) throw new UnexpectedError('The workflow is not active');
+		const result = await this.run(this.live, 'trigger', activation);
+		if (result.items !== null) this.saved = plainStaticData(this.live.workflow);
+		return result;
+	}
+
+	/** "Fetch Test Event" in the editor: a separate manual run; nothing is saved. */
+	async fetchTestEvent(): Promise<PollResult> {
+		return await this.run(this.build('manual', this.saved), 'manual', 'manual');
+	}
+
+	/** n8n stops (or deactivates): the in-memory workflow is gone, the database stays. */
+	restart(): void {
+		this.live = undefined;
+	}
+
+	private build(mode: WorkflowExecuteMode, staticData: IDataObject): SingleNodeWorkflow {
+		return singleNodeWorkflow(this.options, {
+			id: this.nodeId,
+			mode,
+			staticData,
+			active: mode === 'trigger',
+			credentialsHelper: this.credentialsHelper,
+		});
+	}
+
+	private async run(
+		setup: SingleNodeWorkflow,
+		mode: WorkflowExecuteMode,
+		activation: WorkflowActivateMode,
+	): Promise<PollResult> {
+		const poll = setup.nodeType.poll;
+		if (poll === undefined) throw new UnexpectedError('The node is not a polling trigger');
+		const context = new PollContext(
+			setup.workflow,
+			setup.node,
+			setup.additionalData,
+			mode,
+			activation,
+			() => undefined,
+			() => undefined,
+		);
+		try {
+			const output = await poll.call(context);
+			return { items: output === null ? null : (output[0] ?? []) };
+		} catch (error) {
+			return { items: null, error: error as Error };
+		}
+	}
+}
+
+export function createPollHarness(options: PollHarnessOptions): PollHarness {
+	return new PollHarness(options);
+}

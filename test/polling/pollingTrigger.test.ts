@@ -1,0 +1,290 @@
+/**
+ * The Fillout Polling Trigger in n8n-core's real PollContext against the sandbox over
+ * HTTP: which submissions each poll emits (exact ids) and what it costs (exact requests).
+ */
+import { n8nLogger } from '../trigger/helpers';
+import { control, newForm, useSandbox } from '../nodes/integration/support';
+import {
+	burst,
+	changeSubmission,
+	countingRequests,
+	idsOf,
+	pollingTrigger,
+	secondsAgo,
+	submit,
+} from './support';
+
+const sandbox = useSandbox();
+
+async function formWith(existing = 0): Promise<string> {
+	const form = await newForm(sandbox());
+	if (existing > 0) {
+		await control(sandbox(), 'POST', `/forms/${form.id}/generate`, {
+			count: existing,
+			startTime: secondsAgo(3600).toISOString(),
+			stepMs: 1000,
+		});
+	}
+	return form.id as string;
+}
+
+afterEach(async () => {
+	await control(sandbox(), 'DELETE', '/faults');
+	jest.restoreAllMocks();
+});
+
+describe('first activation (Start From: now)', () => {
+	it('emits nothing that was there, costs one list and one form request, then one list per idle poll', async () => {
+		const formId = await formWith(20);
+		await submit(sandbox(), formId, { submissionTime: secondsAgo(5).toISOString() });
+		const trigger = pollingTrigger(sandbox(), formId);
+
+		const first = await countingRequests(sandbox(), () => trigger.activate());
+		expect(first.result).toEqual({ items: null });
+		expect([first.list, first.metadata]).toEqual([1, 1]);
+
+		for (let i = 0; i < 3; i++) {
+			const idle = await countingRequests(sandbox(), () => trigger.poll());
+			expect(idle.result).toEqual({ items: null });
+			expect([idle.list, idle.metadata]).toEqual([1, 0]);
+		}
+	});
+
+	it('then emits each new submission once, in submission order, with its status', async () => {
+		const formId = await formWith(3);
+		const trigger = pollingTrigger(sandbox(), formId);
+		await trigger.activate();
+		const b = await submit(sandbox(), formId, { submissionTime: secondsAgo(1).toISOString() });
+		const a = await submit(sandbox(), formId, { submissionTime: secondsAgo(2).toISOString() });
+		const polled = await trigger.poll();
+		expect(idsOf(polled.items)).toEqual([a, b]);
+		expect(polled.items?.map((item) => item.json.status)).toEqual(['finished', 'finished']);
+		expect(polled.items?.[0].json.formId).toBe(formId);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+});
+
+describe('submissions sharing a time, arriving late or in bursts', () => {
+	it('a burst of 50 at one instant, and 200 more across page boundaries at another, each once', async () => {
+		const formId = await formWith();
+		const trigger = pollingTrigger(sandbox(), formId);
+		await trigger.activate();
+		const fifty = await burst(sandbox(), formId, 50, secondsAgo(2));
+		const first = await trigger.poll();
+		expect(new Set(idsOf(first.items))).toEqual(new Set(fifty));
+		expect(idsOf(first.items)).toHaveLength(50);
+
+		// 200 at one instant: more than a page (150), so the list pages inside one millisecond.
+		const tied = await burst(sandbox(), formId, 200, secondsAgo(1));
+		const second = await countingRequests(sandbox(), () => trigger.poll());
+		expect(idsOf(second.result.items).sort()).toEqual([...tied].sort());
+		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	it('a submission listed late inside the window is emitted once; one behind the window is not', async () => {
+		const formId = await formWith();
+		const trigger = pollingTrigger(sandbox(), formId, { options: { lateWindowMinutes: 10 } });
+		await trigger.activate();
+		const now = await submit(sandbox(), formId);
+		const late = await submit(sandbox(), formId, {
+			submissionTime: secondsAgo(120).toISOString(),
+			hidden: true,
+		});
+		const tooLate = await submit(sandbox(), formId, {
+			submissionTime: secondsAgo(3600).toISOString(),
+			hidden: true,
+		});
+		expect(idsOf((await trigger.poll()).items)).toEqual([now]);
+		await changeSubmission(sandbox(), formId, late, { hidden: false });
+		await changeSubmission(sandbox(), formId, tooLate, { hidden: false });
+		expect(idsOf((await trigger.poll()).items)).toEqual([late]);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	it('a submission made in the same millisecond as one already emitted is still emitted', async () => {
+		const formId = await formWith();
+		const trigger = pollingTrigger(sandbox(), formId);
+		await trigger.activate();
+		const at = secondsAgo(1).toISOString();
+		const first = await submit(sandbox(), formId, { submissionTime: at });
+		expect(idsOf((await trigger.poll()).items)).toEqual([first]);
+		const second = await submit(sandbox(), formId, { submissionTime: at });
+		expect(idsOf((await trigger.poll()).items)).toEqual([second]);
+	});
+});
+
+describe('Start From', () => {
+	it('The Beginning: a backfill of 1,234 in order at ceil(1234 / 150) = 9 list requests, then nothing again', async () => {
+		const formId = await formWith(1234);
+		const trigger = pollingTrigger(sandbox(), formId, { startFrom: 'beginning' });
+		const backfill = await countingRequests(sandbox(), () => trigger.activate());
+		const ids = idsOf(backfill.result.items);
+		expect(ids).toHaveLength(1234);
+		expect(new Set(ids).size).toBe(1234);
+		const times = backfill.result.items!.map((item) =>
+			Date.parse(item.json.submissionTime as string),
+		);
+		expect(times).toEqual([...times].sort((a, b) => a - b));
+		expect(backfill.list).toBe(9);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	it('A Date: only submissions from that moment on', async () => {
+		const formId = await formWith();
+		await submit(sandbox(), formId, { submissionTime: '2024-01-01T00:00:00.000Z' });
+		const kept = await submit(sandbox(), formId, { submissionTime: '2024-03-01T00:00:00.000Z' });
+		const trigger = pollingTrigger(sandbox(), formId, {
+			startFrom: 'date',
+			startDate: '2024-02-01T00:00:00',
+		});
+		expect(idsOf((await trigger.activate()).items)).toEqual([kept]);
+	});
+});
+
+describe('in-progress submissions', () => {
+	it('Emit Once: each once, marked in_progress, and again as finished when it is submitted', async () => {
+		const formId = await formWith();
+		const before = await submit(sandbox(), formId, { status: 'in_progress' });
+		const trigger = pollingTrigger(sandbox(), formId, { inProgress: 'once' });
+		expect((await trigger.activate()).items).toBeNull();
+		const started = await submit(sandbox(), formId, { status: 'in_progress' });
+		const polled = await trigger.poll();
+		expect(idsOf(polled.items)).toEqual([started]);
+		expect(polled.items?.[0].json.status).toBe('in_progress');
+		await changeSubmission(sandbox(), formId, started, { lastUpdatedAt: 'now' });
+		expect((await trigger.poll()).items).toBeNull();
+		await changeSubmission(sandbox(), formId, started, { status: 'finished' });
+		const done = await trigger.poll();
+		expect(idsOf(done.items)).toEqual([started]);
+		expect(done.items?.[0].json.status).toBe('finished');
+		expect(idsOf((await trigger.poll()).items)).not.toContain(before);
+	});
+
+	it('Emit on Every Update: again whenever lastUpdatedAt changes', async () => {
+		const formId = await formWith();
+		const trigger = pollingTrigger(sandbox(), formId, { inProgress: 'onUpdate' });
+		await trigger.activate();
+		const started = await submit(sandbox(), formId, { status: 'in_progress' });
+		expect(idsOf((await trigger.poll()).items)).toEqual([started]);
+		expect((await trigger.poll()).items).toBeNull();
+		await changeSubmission(sandbox(), formId, started, {
+			lastUpdatedAt: new Date(Date.now() + 1000).toISOString(),
+		});
+		expect(idsOf((await trigger.poll()).items)).toEqual([started]);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	it('a plan without in-progress listing gives a clear error, not an empty result', async () => {
+		const account = await control(sandbox(), 'POST', '/accounts', { plan: 'free' });
+		const form = await control(sandbox(), 'POST', '/forms', {
+			accountId: account.id,
+			name: 'Free',
+		});
+		const trigger = pollingTrigger(sandbox(), form.id, { inProgress: 'once' });
+		trigger.credentialsHelper.setCredentialData('filloutFormsApi', {
+			apiKey: account.apiKey,
+			region: 'custom',
+			baseUrl: sandbox().origin,
+		});
+		const { error } = await trigger.activate();
+		expect(error?.message).toMatch(/in-progress submissions: this needs a paid Fillout plan/);
+		expect((error as unknown as { description: string }).description).toMatch(/Ignore/);
+	});
+});
+
+describe('the cursor', () => {
+	it('an idle poll keeps its cursor in memory; a restart goes on from what was saved, nothing twice', async () => {
+		const formId = await formWith();
+		const trigger = pollingTrigger(sandbox(), formId);
+		await trigger.activate();
+		const a = await submit(sandbox(), formId);
+		expect(idsOf((await trigger.poll()).items)).toEqual([a]);
+		expect((await trigger.poll()).items).toBeNull();
+		trigger.restart();
+		const b = await submit(sandbox(), formId);
+		expect(idsOf((await trigger.activate('init')).items)).toEqual([b]);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	it('a lost cursor (static data wiped) goes on from memory, and after a restart starts from now: no history again', async () => {
+		const formId = await formWith(5);
+		const trigger = pollingTrigger(sandbox(), formId, { startFrom: 'beginning' });
+		expect(idsOf((await trigger.activate()).items)).toHaveLength(5);
+		const warn = jest.spyOn(n8nLogger(), 'warn');
+		const live = trigger.liveStaticData!;
+		for (const key of Object.keys(live)) delete live[key];
+		// Another process saved over the static data: the live object loses the cursor too.
+		(
+			trigger as unknown as { live: { workflow: { staticData: object } } }
+		).live.workflow.staticData = {};
+		const a = await submit(sandbox(), formId);
+		expect(idsOf((await trigger.poll()).items)).toEqual([a]);
+		expect(warn).toHaveBeenCalledWith(expect.stringMatching(/copy in memory/), expect.anything());
+
+		trigger.saved = {};
+		trigger.restart();
+		const fresh = pollingTrigger(sandbox(), formId, { startFrom: 'beginning' });
+		fresh.saved = {};
+		expect((await fresh.activate('init')).items).toBeNull();
+		expect(warn).toHaveBeenCalledWith(
+			expect.stringMatching(/no cursor was stored/),
+			expect.anything(),
+		);
+		const b = await submit(sandbox(), formId);
+		expect(idsOf((await fresh.poll()).items)).toEqual([b]);
+	});
+
+	it('a failing poll leaves the cursor, and the next poll emits everything it missed', async () => {
+		const formId = await formWith();
+		const trigger = pollingTrigger(sandbox(), formId);
+		await trigger.activate();
+		const before = trigger.liveStaticData;
+		const a = await submit(sandbox(), formId);
+		await control(sandbox(), 'POST', '/faults', {
+			failNext: [
+				{
+					status: 400,
+					count: 1,
+					method: 'GET',
+					body: { statusCode: 400, error: 'Bad Request', message: 'API Key invalid' },
+				},
+			],
+		});
+		const failed = await trigger.poll();
+		expect(failed.error?.message).toBeDefined();
+		expect(failed.error?.message).not.toMatch(/sk_/);
+		expect(trigger.liveStaticData).toEqual(before);
+		const b = await submit(sandbox(), formId);
+		expect(idsOf((await trigger.poll()).items)).toEqual([a, b]);
+	});
+
+	it('a deleted form gives a clear error naming it', async () => {
+		const trigger = pollingTrigger(sandbox(), 'doesNotExist1');
+		const { error } = await trigger.activate();
+		expect(error?.message).toMatch(/not found|doesNotExist1/i);
+		expect(trigger.active).toBe(false);
+	});
+});
+
+describe('Fetch Test Event (manual mode)', () => {
+	it('returns the newest submission at once and leaves the cursor alone', async () => {
+		const formId = await formWith(3);
+		const newest = await submit(sandbox(), formId);
+		const trigger = pollingTrigger(sandbox(), formId);
+		await trigger.activate();
+		const saved = structuredClone(trigger.saved);
+		const live = trigger.liveStaticData;
+		const sample = await trigger.fetchTestEvent();
+		expect(idsOf(sample.items)).toEqual([newest]);
+		expect(trigger.saved).toEqual(saved);
+		expect(trigger.liveStaticData).toEqual(live);
+		const a = await submit(sandbox(), formId);
+		expect(idsOf((await trigger.poll()).items)).toEqual([a]);
+	});
+
+	it('says so when the form has no submission yet', async () => {
+		const trigger = pollingTrigger(sandbox(), await formWith());
+		const { error } = await trigger.fetchTestEvent();
+		expect(error?.message).toMatch(/has no submissions yet/);
+	});
+});
