@@ -5,13 +5,18 @@
  * partial static data over the workflow's, where the trigger keeps its cursor. In both,
  * each submission starts exactly one execution, on a worker, over two poll cycles.
  */
-import { randomUUID } from 'node:crypto';
 
 import { createApiKeyCredential } from '../lib/credentials';
 import type { WorkflowDefinition } from '../lib/n8nClient';
 import { sleep, waitFor } from '../lib/processes';
 import { NODE_NAMES, pollingTriggerWorkflow } from '../lib/workflows';
-import { connectQueue, unique, workersThatRan, type QueueContext } from './support';
+import {
+	connectQueue,
+	staticDataCounter,
+	unique,
+	workersThatRan,
+	type QueueContext,
+} from './support';
 
 /** n8n's shortest poll interval is a minute; allow for a slow machine. */
 const POLL_WAIT_MS = 150_000;
@@ -21,20 +26,7 @@ jest.setTimeout(10 * 60_000);
 
 /** The polling workflow with its No Operation replaced by a Code node counting in static data. */
 function withCounter(workflow: WorkflowDefinition): WorkflowDefinition {
-	const counter = {
-		id: randomUUID(),
-		name: COUNTER,
-		type: 'n8n-nodes-base.code',
-		typeVersion: 2,
-		position: [220, 0] as [number, number],
-		parameters: {
-			jsCode: [
-				"const data = $getWorkflowStaticData('global');",
-				'data.polled = (data.polled ?? 0) + $input.all().length;',
-				'return $input.all();',
-			].join('\n'),
-		},
-	};
+	const counter = staticDataCounter(COUNTER, [220, 0]);
 	return {
 		...workflow,
 		nodes: [workflow.nodes[0], counter],

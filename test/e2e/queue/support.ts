@@ -4,6 +4,7 @@
  * started, an n8n session on the main, sandbox clients, restarts of one process, and
  * which worker ran an execution (from the workers' logs).
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 import { attachN8n, connectionOf, type N8nConnection } from '../lib/n8n';
@@ -11,7 +12,7 @@ import { N8nClient } from '../lib/n8nClient';
 import type { QueueState } from '../lib/queueMode';
 import { FilloutApi, SandboxControl, type SandboxAccount } from '../lib/sandbox';
 import { readState, writeState } from '../lib/state';
-import type { WorkflowDefinition } from '../lib/n8nClient';
+import type { NodeDefinition, WorkflowDefinition } from '../lib/n8nClient';
 import { createApiKeyCredential } from '../lib/credentials';
 import type { CredentialRef } from '../lib/workflows';
 import { unique } from '../support';
@@ -95,4 +96,25 @@ export async function createTriggerFixture(
 	const formId = (await queue.sandbox.createForm({ name: formName, questions })).id;
 	const workflowId = (await queue.n8n.createWorkflow(build(credential, formId))).id;
 	return { formId, formName, workflowId };
+}
+
+/**
+ * A Code node that counts the items it sees in `$getWorkflowStaticData('global')`: run
+ * on a worker, it makes the worker save its partial static data over the workflow's.
+ */
+export function staticDataCounter(name: string, position: [number, number]): NodeDefinition {
+	return {
+		id: randomUUID(),
+		name,
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position,
+		parameters: {
+			jsCode: [
+				"const data = $getWorkflowStaticData('global');",
+				'data.counted = (data.counted ?? 0) + $input.all().length;',
+				'return $input.all();',
+			].join('\n'),
+		},
+	};
 }

@@ -9,7 +9,6 @@
  * one live registration while the workflow is published, and after unpublishing nothing
  * starts. That the registration is also gone at Fillout is the last test (a known limit).
  */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 import type { WorkflowDefinition } from '../lib/n8nClient';
@@ -21,6 +20,7 @@ import {
 	createTriggerFixture,
 	restartProcess,
 	settledWebhooks,
+	staticDataCounter,
 	unique,
 	workersThatRan,
 	type QueueContext,
@@ -31,20 +31,7 @@ const COUNTER = 'Count';
 /** Fillout Trigger → Code (counts deliveries in the workflow's global static data). */
 function countingWorkflow(name: string, credential: CredentialRef, formId: string) {
 	const base = triggerWorkflow({ name, credential, formId });
-	const counter = {
-		id: randomUUID(),
-		name: COUNTER,
-		type: 'n8n-nodes-base.code',
-		typeVersion: 2,
-		position: [220, 0] as [number, number],
-		parameters: {
-			jsCode: [
-				"const data = $getWorkflowStaticData('global');",
-				'data.deliveries = (data.deliveries ?? 0) + 1;',
-				'return $input.all();',
-			].join('\n'),
-		},
-	};
+	const counter = staticDataCounter(COUNTER, [220, 0]);
 	const workflow: WorkflowDefinition = {
 		...base,
 		nodes: [base.nodes[0], counter],
