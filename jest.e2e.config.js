@@ -7,6 +7,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.ts'],
+	// The queue-mode tier has its own cluster and config (jest.queue.config.js).
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/queue/'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},

@@ -7,8 +7,13 @@
 import { createApiKeyCredential, createOAuth2Credential } from './lib/credentials';
 import { http } from '../support/http';
 import { sandboxAccessToken } from './lib/oauth';
-import { sleep, waitFor } from './lib/processes';
-import type { QuestionSpec, SandboxWebhook, Submission } from './lib/sandbox';
+import { sleep } from './lib/processes';
+import {
+	settledWebhooks as settledWebhooksOf,
+	type QuestionSpec,
+	type SandboxWebhook,
+	type Submission,
+} from './lib/sandbox';
 import {
 	formById,
 	NODE_NAMES,
@@ -30,23 +35,9 @@ beforeAll(async () => {
 	e2e = await connectE2e();
 });
 
-/** The form's webhooks once they stop changing (activation runs partly in the background). */
+/** The form's webhooks once they stop changing. */
 async function settledWebhooks(formId: string, atLeast = 0): Promise<SandboxWebhook[]> {
-	let previous = '';
-	let stableSince = Date.now();
-	return await waitFor(
-		async () => {
-			const list = await e2e.sandbox.webhooksOf(formId);
-			const key = JSON.stringify(list.map((webhook) => [webhook.id, webhook.url]));
-			if (key !== previous) {
-				previous = key;
-				stableSince = Date.now();
-				return undefined;
-			}
-			return list.length >= atLeast && Date.now() - stableSince >= 1_500 ? list : undefined;
-		},
-		{ timeoutMs: 60_000, intervalMs: 250, description: `the webhooks of form ${formId} to settle` },
-	);
+	return await settledWebhooksOf(e2e.sandbox, formId, atLeast);
 }
 
 async function executionCount(workflowId: string): Promise<number> {

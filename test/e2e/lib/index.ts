@@ -9,6 +9,8 @@ export * from './oauth';
 export * from './pack';
 export * from './paths';
 export * from './processes';
+export * from './queueMode';
+export * from './queueServices';
 export * from './sandbox';
 export * from './state';
 export * from './workflows';

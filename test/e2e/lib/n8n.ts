@@ -17,8 +17,18 @@ import {
 	stopProcessGroup,
 } from './processes';
 
+/**
+ * What the process is: `start` (the main: editor, REST API, trigger activation), or, in
+ * queue mode, `worker` (runs executions) or `webhook` (a webhook processor).
+ */
+export type N8nCommand = 'start' | 'worker' | 'webhook';
+
 export interface N8nOptions {
 	install: N8nInstall;
+	/** Default `start`. */
+	command?: N8nCommand;
+	/** Extra command-line arguments (e.g. `--concurrency=5` for a worker). */
+	args?: string[];
 	/** N8N_USER_FOLDER: n8n keeps `.n8n/` (database, config, community nodes) here. */
 	userFolder: string;
 	/** Default: a free port. Keep it across restarts so webhook addresses stay the same. */
@@ -35,6 +45,9 @@ export interface N8nOptions {
 
 /** What is needed to reach (and restart) a running n8n; plain data, fit for a JSON file. */
 export interface N8nConnection {
+	/** Default `start`. */
+	command?: N8nCommand;
+	args?: string[];
 	url: string;
 	port: number;
 	runnersBrokerPort: number;
@@ -57,7 +70,10 @@ const FOREIGN = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|VU
 
 /** The environment n8n is started with. */
 export function n8nEnvironment(
-	connection: Pick<N8nConnection, 'port' | 'runnersBrokerPort' | 'userFolder' | 'env' | 'install'>,
+	connection: Pick<
+		N8nConnection,
+		'port' | 'runnersBrokerPort' | 'userFolder' | 'env' | 'install' | 'command'
+	>,
 ): NodeJS.ProcessEnv {
 	const base = cleanEnvironment();
 	for (const name of Object.keys(base)) if (FOREIGN.test(name)) delete base[name];
@@ -96,12 +112,29 @@ export function n8nEnvironment(
 		// Nodes reach the sandbox on 127.0.0.1; never through a proxy.
 		NO_PROXY: '127.0.0.1,localhost',
 		no_proxy: '127.0.0.1,localhost',
+		// A worker serves no HTTP but its health check, which tells when it is ready.
+		...(connection.command === 'worker'
+			? {
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(connection.port),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				}
+			: {}),
 		...connection.env,
 	};
 }
 
-/** Waits until n8n answers health, readiness and its public settings (REST is up). */
-async function waitUntilReady(url: string, pid: number, logFile: string, timeoutMs: number) {
+/**
+ * Waits until n8n answers health and readiness, and on a main its public settings (REST
+ * is up; workers and webhook processors have no REST API).
+ */
+async function waitUntilReady(
+	url: string,
+	command: N8nCommand,
+	pid: number,
+	logFile: string,
+	timeoutMs: number,
+) {
 	const deadline = Date.now() + timeoutMs;
 	const ready = async (path: string) => {
 		try {
@@ -117,7 +150,7 @@ async function waitUntilReady(url: string, pid: number, logFile: string, timeout
 		if (
 			(await ready('/healthz')) &&
 			(await ready('/healthz/readiness')) &&
-			(await ready('/rest/settings'))
+			(command !== 'start' || (await ready('/rest/settings')))
 		) {
 			return;
 		}
@@ -134,7 +167,10 @@ async function waitUntilReady(url: string, pid: number, logFile: string, timeout
 /** Starts n8n: `<cache>/node_modules/.bin/node <cache>/node_modules/n8n/bin/n8n start`. */
 export async function startN8n(options: N8nOptions): Promise<RunningN8n> {
 	mkdirSync(options.userFolder, { recursive: true });
+	const command = options.command ?? 'start';
 	const connection: Omit<N8nConnection, 'pid'> = {
+		command,
+		args: options.args,
 		port: options.port ?? (await freePort()),
 		runnersBrokerPort: options.runnersBrokerPort ?? (await freePort()),
 		userFolder: options.userFolder,
@@ -144,15 +180,16 @@ export async function startN8n(options: N8nOptions): Promise<RunningN8n> {
 		url: '',
 	};
 	connection.url = `http://127.0.0.1:${connection.port}`;
-	const child = spawnManaged(options.install.nodeBinary, [options.install.n8nScript, 'start'], {
-		cwd: options.userFolder,
-		env: n8nEnvironment(connection),
-		logFile: connection.logFile,
-	});
+	const child = spawnManaged(
+		options.install.nodeBinary,
+		[options.install.n8nScript, command, ...(options.args ?? [])],
+		{ cwd: options.userFolder, env: n8nEnvironment(connection), logFile: connection.logFile },
+	);
 	let ready = false;
 	try {
 		await waitUntilReady(
 			connection.url,
+			command,
 			child.pid,
 			connection.logFile,
 			options.startTimeoutMs ?? 120_000,
@@ -173,6 +210,8 @@ export function attachN8n(connection: N8nConnection, startTimeoutMs?: number): R
 			await running.stop(stopOptions);
 			return await startN8n({
 				install: connection.install,
+				command: connection.command,
+				args: connection.args,
 				userFolder: connection.userFolder,
 				port: connection.port,
 				runnersBrokerPort: connection.runnersBrokerPort,
@@ -187,6 +226,7 @@ export function attachN8n(connection: N8nConnection, startTimeoutMs?: number): R
 
 /** The plain data of a running n8n (drops the functions). */
 export function connectionOf(n8n: N8nConnection): N8nConnection {
-	const { url, port, runnersBrokerPort, userFolder, logFile, pid, install, env } = n8n;
-	return { url, port, runnersBrokerPort, userFolder, logFile, pid, install, env };
+	const { command, args, url, port, runnersBrokerPort, userFolder, logFile, pid, install, env } =
+		n8n;
+	return { command, args, url, port, runnersBrokerPort, userFolder, logFile, pid, install, env };
 }

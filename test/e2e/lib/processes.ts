@@ -5,7 +5,7 @@
  * with whatever it started (n8n's task runners) and no pipe keeps jest waiting.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 export interface ManagedProcess {
@@ -127,6 +127,27 @@ export async function stopProcessGroup(pgid: number, options: StopOptions = {}):
 /** Synchronous last resort (process exit handlers): SIGKILL to each group. */
 export function killGroupsNow(pgids: readonly number[]): void {
 	for (const pgid of pgids) signalGroup(pgid, 'SIGKILL');
+}
+
+/**
+ * For a jest global setup: names `<workDir>/pids` in FILLOUT_E2E_PIDS (every group
+ * started from now on is recorded there) and, should jest end on exit or a signal
+ * (Ctrl-C) instead of through the teardown, kills them all and removes the work folder
+ * (unless FILLOUT_E2E_KEEP=1). Returns the pid file.
+ */
+export function killGroupsOnExit(workDir: string): string {
+	const pidFile = `${workDir}/pids`;
+	process.env[PID_FILE_VARIABLE] = pidFile;
+	const killAll = () => killGroupsNow(readPidFile(pidFile));
+	process.once('exit', killAll);
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.once(signal, () => {
+			killAll();
+			if (process.env.FILLOUT_E2E_KEEP !== '1') rmSync(workDir, { recursive: true, force: true });
+			process.kill(process.pid, signal);
+		});
+	}
+	return pidFile;
 }
 
 export async function sleep(ms: number): Promise<void> {

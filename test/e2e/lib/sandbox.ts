@@ -380,3 +380,26 @@ export class FilloutApi {
 		return result.body.submission;
 	}
 }
+
+/** A form's webhooks once they stop changing (activation runs partly in the background). */
+export async function settledWebhooks(
+	control: SandboxControl,
+	formId: string,
+	atLeast = 0,
+): Promise<SandboxWebhook[]> {
+	let previous = '';
+	let stableSince = Date.now();
+	return await waitFor(
+		async () => {
+			const list = await control.webhooksOf(formId);
+			const key = JSON.stringify(list.map((webhook) => [webhook.id, webhook.url]));
+			if (key !== previous) {
+				previous = key;
+				stableSince = Date.now();
+				return undefined;
+			}
+			return list.length >= atLeast && Date.now() - stableSince >= 1_500 ? list : undefined;
+		},
+		{ timeoutMs: 60_000, intervalMs: 250, description: `the webhooks of form ${formId} to settle` },
+	);
+}

@@ -37,21 +37,22 @@ export function stateFile(): string {
 	return file;
 }
 
-export function readState(file = stateFile()): E2eState {
-	return JSON.parse(readFileSync(file, 'utf8')) as E2eState;
+/** The state file's content (the queue-mode tier keeps its own shape in it). */
+export function readState<T = E2eState>(file = stateFile()): T {
+	return JSON.parse(readFileSync(file, 'utf8')) as T;
 }
 
-export function readStateIfAny(file: string | undefined): E2eState | undefined {
+export function readStateIfAny<T = E2eState>(file: string | undefined): T | undefined {
 	if (!file || !existsSync(file)) return undefined;
 	try {
-		return readState(file);
+		return readState<T>(file);
 	} catch {
 		return undefined;
 	}
 }
 
 /** Written atomically: the teardown and exit handlers may read it at any moment. */
-export function writeState(state: E2eState, file = stateFile()): void {
+export function writeState<T = E2eState>(state: T, file = stateFile()): void {
 	writeFileSync(`${file}.tmp`, JSON.stringify(state, null, 2), 'utf8');
 	renameSync(`${file}.tmp`, file);
 }

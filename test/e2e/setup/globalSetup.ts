@@ -7,31 +7,20 @@
  * file (FILLOUT_E2E_PIDS): the teardown stops them all, and exit and signal handlers
  * kill them if jest ends some other way, even half-way through a start.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startE2eEnvironment } from '../lib/environment';
 import { connectionOf } from '../lib/n8n';
 import { e2eN8nVersion } from '../lib/paths';
-import { killGroupsNow, PID_FILE_VARIABLE, readPidFile } from '../lib/processes';
+import { killGroupsOnExit } from '../lib/processes';
 import { STATE_VARIABLE, writeState, type E2eState } from '../lib/state';
 
 export default async function globalSetup(): Promise<void> {
 	const started = Date.now();
 	const workDir = mkdtempSync(join(tmpdir(), 'fillout-e2e-'));
-	const pidFile = join(workDir, 'pids');
-	process.env[PID_FILE_VARIABLE] = pidFile;
-
-	const killAll = () => killGroupsNow(readPidFile(pidFile));
-	process.once('exit', killAll);
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-		process.once(signal, () => {
-			killAll();
-			if (process.env.FILLOUT_E2E_KEEP !== '1') rmSync(workDir, { recursive: true, force: true });
-			process.kill(process.pid, signal);
-		});
-	}
+	killGroupsOnExit(workDir);
 
 	const environment = await startE2eEnvironment({
 		workDir,
