@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test-only: reads the main's log file (node:fs) */
 /**
  * The Fillout Polling Trigger in queue mode: the main polls (every minute, n8n's
  * shortest), workers run the executions. Two workflows side by side: one plain, and one
@@ -5,6 +6,7 @@
  * partial static data over the workflow's, where the trigger keeps its cursor. In both,
  * each submission starts exactly one execution, on a worker, over two poll cycles.
  */
+import { readFileSync } from 'node:fs';
 
 import { createApiKeyCredential } from '../lib/credentials';
 import type { WorkflowDefinition } from '../lib/n8nClient';
@@ -12,6 +14,7 @@ import { sleep, waitFor } from '../lib/processes';
 import { NODE_NAMES, pollingTriggerWorkflow } from '../lib/workflows';
 import {
 	connectQueue,
+	restartProcess,
 	staticDataCounter,
 	unique,
 	workersThatRan,
@@ -139,6 +142,35 @@ it('two poll cycles: each new submission in exactly one execution, on a worker',
 	// The poll that brings the third must not bring the first two again.
 	await submitToEach();
 	await expectEachOnce();
+});
+
+it('a restart of the main between polls: each submission once (plain workflow); with static data overwritten, none twice and the lost cursor logged', async () => {
+	const [plain, counting] = polled;
+	plain.made.push((await queue.sandbox.respond(plain.formId, {})).submission.submissionId);
+	await restartProcess(queue, 'main');
+	expect(await queue.n8n.hasSession()).toBe(true);
+	for (const entry of polled) {
+		entry.made.push((await queue.sandbox.respond(entry.formId, {})).submission.submissionId);
+	}
+	// The plain workflow's cursor was saved with its last emitting poll: nothing lost or repeated.
+	await waitFor(
+		async () =>
+			(await emittedIds(plain.workflowId)).length >= plain.made.length ? true : undefined,
+		{ timeoutMs: POLL_WAIT_MS, intervalMs: 2_000, description: 'the plain workflow' },
+	);
+	expect(await emittedIds(plain.workflowId)).toEqual([...plain.made].sort());
+	// A worker saved its own static data over the counting workflow's after each execution:
+	// the restarted main finds no cursor, says so, and starts from now (README: queue mode).
+	expect(readFileSync(queue.state.main.logFile, 'utf8')).toMatch(/no cursor was stored/);
+	const before = await polls(counting.apiKey);
+	await waitFor(async () => ((await polls(counting.apiKey)) > before ? true : undefined), {
+		timeoutMs: POLL_WAIT_MS,
+		intervalMs: 2_000,
+		description: 'a poll of the counting workflow after the restart',
+	});
+	const ids = await emittedIds(counting.workflowId);
+	expect(new Set(ids).size).toBe(ids.length);
+	expect(ids.every((id) => counting.made.includes(id))).toBe(true);
 });
 
 it('unpublishing stops the polls', async () => {
