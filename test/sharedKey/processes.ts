@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test-only: starts separate node processes (node:child_process) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test-only: starts separate node processes (node:child_process) with this node binary (process.execPath) */
 /**
  * Runs exports in separate OS processes sharing one API key (exportProcess.ts), started
  * together once every process has loaded n8n-core: the test of several processes on one

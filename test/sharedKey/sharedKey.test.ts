@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: reports figures on process.stderr */
 /**
  * Several OS processes, one Fillout key: three separate node processes (as three n8n
  * workers) export the same form at once against one sandbox at the service's 5 requests
