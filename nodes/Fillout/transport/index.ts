@@ -107,7 +107,6 @@ async function waitForTurn({ pacer, gauge }: Pacing) {
 	const { waitMs, slot } = pacer.reserve(performance.now());
 	if (waitMs > 0) await sleep(waitMs);
 	const sentAt = performance.now();
-	gauge.started(sentAt);
 	return { slot, sentAt };
 }
 

@@ -89,7 +89,6 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 			const { waitMs, slot } = pacer.reserve(now);
 			const sentAt = now + waitMs;
 			schedule(sentAt, () => {
-				gauge.started(sentAt);
 				result.total++;
 				const arrival = sentAt + spec.latencyMs + random() * spec.latencyJitterMs;
 				schedule(arrival, () => {
