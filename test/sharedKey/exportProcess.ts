@@ -54,6 +54,8 @@ async function main(): Promise<void> {
 
 main()
 	.catch((error: unknown) => {
-		process.stdout.write(`${JSON.stringify({ ids: [], error: String((error as Error).stack ?? error), wallMs: 0 })}\n`);
+		process.stdout.write(
+			`${JSON.stringify({ ids: [], error: String((error as Error).stack ?? error), wallMs: 0 })}\n`,
+		);
 	})
 	.finally(() => rmSync(userFolder, { recursive: true, force: true }));
