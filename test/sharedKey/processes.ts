@@ -28,20 +28,35 @@ function start(args: string[]): Started {
 		},
 	);
 	let output = '';
+	let isReady = false;
 	let onReady: () => void = () => undefined;
-	const ready = new Promise<void>((resolveReady) => (onReady = resolveReady));
+	let onNotReady: (error: Error) => void = () => undefined;
+	const ready = new Promise<void>((resolveReady, reject) => {
+		onReady = resolveReady;
+		onNotReady = reject;
+	});
 	child.stdout?.on('data', (chunk: Buffer) => {
 		output += chunk.toString();
-		if (output.startsWith('ready\n')) onReady();
+		if (!isReady && output.startsWith('ready\n')) {
+			isReady = true;
+			onReady();
+		}
 	});
 	const result = new Promise<ExportProcessResult>((resolveResult, reject) => {
 		child.on('error', reject);
-		child.on('close', (code) => {
+		child.on('close', (code, signal) => {
 			const line = output.split('\n').find((text) => text.startsWith('{'));
+			const failure = new Error(
+				`export process ended (${code ?? signal}) without a result: ${output.slice(0, 500)}`,
+			);
+			// A process that ends before it is ready must not leave the others waiting.
+			if (!isReady) onNotReady(failure);
 			if (line) resolveResult(JSON.parse(line) as ExportProcessResult);
-			else reject(new Error(`export process exited with ${code} and no result: ${output}`));
+			else reject(failure);
 		});
 	});
+	// Whoever awaits only `ready` still sees the failure; this keeps it from going unhandled twice.
+	result.catch(() => undefined);
 	return { child, ready, result };
 }
 
