@@ -159,7 +159,7 @@ async function sharedKeySection(
 	].join('\n');
 }
 
-/** Prints the text and keeps it in .tmp/bench/<date>-shared-key.md. */
+/** Prints the text and keeps a copy in .tmp/bench/ (named by the date, ending in shared-key). */
 function save(text: string, log: (line: string) => void): void {
 	console.log(text);
 	const out = join(REPO_ROOT, '.tmp', 'bench');
