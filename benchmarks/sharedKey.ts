@@ -131,8 +131,10 @@ export async function runSharedKeyBench(
 		const rows: SharedKeyRow[] = [];
 		log(`shared key: 1 process, this code (${count} submissions)`);
 		rows.push(await measure(sandbox, form.id, expected, 'this code', 1));
+		log(sharedKeyTable(rows.slice(-1)));
 		log('shared key: 3 processes, this code');
 		rows.push(await measure(sandbox, form.id, expected, 'this code', 3));
+		log(sharedKeyTable(rows.slice(-1)));
 		log(`shared key: 3 processes, before (${before.commit})`);
 		rows.push(
 			await measure(sandbox, form.id, expected, `before (${before.commit})`, 3, before.dir),
