@@ -137,7 +137,14 @@ export async function runSharedKeyBench(
 		log(sharedKeyTable(rows.slice(-1)));
 		log(`shared key: 3 processes, before (${before.commit})`);
 		rows.push(
-			await measure(sandbox, form.id, expected, `before (${before.commit})`, 3, before.dir),
+			await measure(
+				sandbox,
+				form.id,
+				expected,
+				`before (${before.commit})`,
+				3,
+				join(before.dir, 'nodes'),
+			),
 		);
 		return rows;
 	} finally {
