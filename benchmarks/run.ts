@@ -5,7 +5,7 @@
  * 5 requests per second and 80 ms added to every API request.
  *
  *   npm run bench                       # everything (about 8 minutes)
- *   npm run bench -- --only export      # export, import, trigger, poll (comma-separated)
+ *   npm run bench -- --only export      # export, import, trigger, poll, shared-key (comma-separated)
  *   npm run bench -- --quick            # smaller sizes, to try the harness
  *
  * Results also go to .tmp/bench/<date>.json and .tmp/bench/<date>.md.
@@ -27,6 +27,7 @@ import {
 	transferTable,
 	triggerTable,
 } from './report';
+import { runSharedKeyBench, sharedKeyTable } from './sharedKey';
 import { prepareTrigger, runTrigger } from './trigger';
 
 const LATENCY_MS = 80;
@@ -45,8 +46,8 @@ const QUICK: BenchSizes = {
 	triggerConcurrency: 20,
 };
 
-type Scenario = 'export' | 'import' | 'trigger' | 'poll';
-const SCENARIOS: Scenario[] = ['export', 'import', 'trigger', 'poll'];
+type Scenario = 'export' | 'import' | 'trigger' | 'poll' | 'shared-key';
+const SCENARIOS: Scenario[] = ['export', 'import', 'trigger', 'poll', 'shared-key'];
 
 function parseArgs(argv: string[]) {
 	const only = new Set<Scenario>(SCENARIOS);
@@ -74,6 +75,13 @@ async function main(): Promise<void> {
 		process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 	const began = Date.now();
 	const loadBefore = loadNow();
+	const sharedKey = args.only.has('shared-key') ? await sharedKeySection(args, log) : undefined;
+	const inN8n: Scenario[] = ['export', 'import', 'trigger', 'poll'];
+	if (!inN8n.some((scenario) => args.only.has(scenario))) {
+		if (sharedKey)
+			save(`${sharedKey}\n\nBenchmark took ${((Date.now() - began) / 1000).toFixed(0)} s.`, log);
+		return;
+	}
 	const env = await startE2eEnvironment({
 		sandbox: { rateLimit: RATE_LIMIT },
 		log,
@@ -121,6 +129,7 @@ async function main(): Promise<void> {
 			.filter((row) => row.notes.length)
 			.map((row) => `- ${row.scenario} / ${row.variant}: ${row.notes.join('; ')}`);
 		if (notes.length) parts.push('', 'Notes:', ...notes);
+		if (sharedKey) parts.push('', sharedKey);
 		parts.push('', 'Targets:', targetLines(checkTargets(rows)));
 		parts.push('', `Benchmark took ${((Date.now() - began) / 1000).toFixed(0)} s.`);
 		const text = parts.join('\n');
@@ -139,6 +148,29 @@ async function main(): Promise<void> {
 			copyLogsTo: join(REPO_ROOT, '.tmp', 'bench', 'logs'),
 		});
 	}
+}
+
+/** Several processes on one key (test/sharedKey), without n8n: its own sandbox. */
+async function sharedKeySection(
+	args: ReturnType<typeof parseArgs>,
+	log: (line: string) => void,
+): Promise<string> {
+	const rows = await runSharedKeyBench(args.sizes.exportCount, log);
+	return [
+		`Shared key: ${args.sizes.exportCount} submissions exported by separate node processes (the node in n8n-core's engine), one API key, sandbox at ${RATE_LIMIT} requests/s +${LATENCY_MS} ms${args.quick ? ' (QUICK)' : ''}. Wall = the longest export from their common start; floor = 1 process: the request floor, N processes: N × requests / ${RATE_LIMIT} per s.`,
+		'',
+		sharedKeyTable(rows),
+	].join('\n');
+}
+
+/** Prints the text and keeps a copy in .tmp/bench/ (named by the date, ending in shared-key). */
+function save(text: string, log: (line: string) => void): void {
+	console.log(text);
+	const out = join(REPO_ROOT, '.tmp', 'bench');
+	mkdirSync(out, { recursive: true });
+	const file = join(out, `${new Date().toISOString().replace(/[:.]/g, '-')}-shared-key.md`);
+	writeFileSync(file, `${text}\n`);
+	log(`results in ${file}`);
 }
 
 main().then(

@@ -240,7 +240,7 @@ export async function handleApi(
 	if (forced) {
 		const headers = ctx.rateLimiter.peek(key);
 		if (forced.status === 429) {
-			headers['retry-after'] = '1';
+			headers['retry-after'] = forced.retryAfter ?? '1';
 			ctx.stats.countRateLimited(key);
 		}
 		const reply =

@@ -21,6 +21,8 @@ interface FailRule extends CountedRule {
 	body?: unknown;
 	/** Sent as text/plain instead of a JSON body. */
 	text?: string;
+	/** A 429's `retry-after` value (1 when not given). */
+	retryAfter?: string;
 }
 
 interface TruncateRule extends CountedRule {
@@ -31,6 +33,7 @@ export interface ForcedFailure {
 	status: number;
 	body?: unknown;
 	text?: string;
+	retryAfter?: string;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -73,14 +76,23 @@ function describeRule(rule: CountedRule) {
 }
 
 function parseFailRule(rule: Record<string, unknown>): FailRule {
-	const { status, body, text } = rule;
+	const { status, body, text, retryAfter } = rule;
 	if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) {
 		throw badRequest('failNext.status must be an HTTP status code between 200 and 599');
 	}
 	if (text !== undefined && (typeof text !== 'string' || body !== undefined)) {
 		throw badRequest('failNext.text must be a string, and not given together with body');
 	}
-	return { ...parseMatcher(rule, 'failNext'), status, body, text: text as string | undefined };
+	if (retryAfter !== undefined && (typeof retryAfter !== 'string' || status !== 429)) {
+		throw badRequest('failNext.retryAfter must be a string, and goes with status 429 only');
+	}
+	return {
+		...parseMatcher(rule, 'failNext'),
+		status,
+		body,
+		text: text as string | undefined,
+		retryAfter: retryAfter as string | undefined,
+	};
 }
 
 function parseTruncateRule(rule: Record<string, unknown>): TruncateRule {
@@ -150,6 +162,7 @@ export class Faults {
 				status: rule.status,
 				body: rule.body,
 				text: rule.text,
+				retryAfter: rule.retryAfter,
 			})),
 			dropNext: this.drop.map(describeRule),
 			dropAfterProcessingNext: this.dropAfter.map(describeRule),
@@ -177,7 +190,9 @@ export class Faults {
 
 	takeFailure(method: string, path: string): ForcedFailure | undefined {
 		const rule = this.take(this.fail, method, path);
-		return rule && { status: rule.status, body: rule.body, text: rule.text };
+		return (
+			rule && { status: rule.status, body: rule.body, text: rule.text, retryAfter: rule.retryAfter }
+		);
 	}
 
 	takeDropAfterProcessing(method: string, path: string): boolean {

@@ -128,7 +128,7 @@ export function describeFailure(
 			kind: 'rateLimit',
 			httpCode,
 			message: 'Fillout’s rate limit (5 requests per second) was still exceeded after retrying',
-			description: `Gave up after ${context.attempts ?? 1} attempts. Other workflows may be using the same account.`,
+			description: `Gave up after ${context.attempts ?? 1} attempts (429s are retried for up to a minute). Other workflows or n8n processes may be using the same account: spread them out or run fewer at once.`,
 		};
 	}
 	if (statusCode >= 500) {

@@ -46,9 +46,19 @@ export function networkFailureOf(error: unknown): AttemptFailure {
 export interface RetryCounts {
 	rateLimited: number;
 	transient: number;
+	/** Milliseconds spent since the first attempt (waits included). */
+	elapsedMs: number;
 }
 
-export const MAX_RATE_LIMIT_RETRIES = 5;
+/**
+ * A 429 is retried for as long as this lasts from the first attempt, not a fixed number
+ * of times: with several processes on one key a busy account can refuse a request a few
+ * times in a row, and it will serve it once the others' share passes.
+ */
+export const RATE_LIMIT_BUDGET_MS = 60_000;
+/** The random part added to retry-after grows with each 429, up to this. */
+export const RATE_LIMIT_JITTER_CAP_MS = 4_000;
+const RATE_LIMIT_JITTER_BASE_MS = 500;
 /** Transient failures: 4 attempts in all. */
 export const MAX_TRANSIENT_RETRIES = 3;
 export const BACKOFF_BASE_MS = 250;
@@ -108,15 +118,35 @@ export type RetryDecision =
 	| { retry: false }
 	| { retry: true; delayMs: number; reason: 'rateLimit' | 'transient' };
 
+/**
+ * How long to wait after a 429: at least what retry-after asks, plus a random part
+ * (full jitter over a span that doubles with each 429) so that processes refused
+ * together do not all come back together. Undefined once the budget would be spent.
+ */
+export function rateLimitDelay(
+	retryAfter: string | undefined,
+	counts: RetryCounts,
+	now: number,
+	random: () => number,
+): number | undefined {
+	const span = Math.min(
+		RATE_LIMIT_JITTER_CAP_MS,
+		RATE_LIMIT_JITTER_BASE_MS * 2 ** counts.rateLimited,
+	);
+	const delayMs = Math.round(retryAfterMs(retryAfter, now) + random() * span);
+	return counts.elapsedMs + delayMs >= RATE_LIMIT_BUDGET_MS ? undefined : delayMs;
+}
+
 export function retryDecision(
 	failure: AttemptFailure,
 	safety: RequestSafety,
 	counts: RetryCounts,
 	now: number,
+	random: () => number = Math.random,
 ): RetryDecision {
 	if (failure.statusCode === 429) {
-		if (counts.rateLimited >= MAX_RATE_LIMIT_RETRIES) return { retry: false };
-		return { retry: true, delayMs: retryAfterMs(failure.retryAfter, now), reason: 'rateLimit' };
+		const delayMs = rateLimitDelay(failure.retryAfter, counts, now, random);
+		return delayMs === undefined ? { retry: false } : { retry: true, delayMs, reason: 'rateLimit' };
 	}
 	if (!isTransient(failure)) return { retry: false };
 	if (safety === 'once' && !neverReachedService(failure)) return { retry: false };

@@ -14,6 +14,7 @@ import { apiRootForRegion, normalizeApiRoot } from '../helpers/apiRoot';
 import type { FailureContext, ServiceFailure } from '../helpers/failures';
 import type { FormMetadata } from '../helpers/interfaces';
 import { SlidingWindowPacer } from '../helpers/pacing';
+import { readLimitSignal, SharedAccountGauge } from '../helpers/sharedLimit';
 import type { RequestSafety, RetryCounts } from '../helpers/retry';
 import {
 	deletedByEarlierAttempt,
@@ -74,22 +75,41 @@ export async function resolveApiRoot(ctx: FilloutContext): Promise<string> {
 	return root;
 }
 
-/** One pacer per credential and API root, shared by every execution in this process. */
-const pacers = new Map<string, SlidingWindowPacer>();
+/**
+ * How one credential's requests are paced in this process: the pacer keeps this process
+ * within the limit, the gauge slows it down when other processes use the same account.
+ */
+interface Pacing {
+	pacer: SlidingWindowPacer;
+	gauge: SharedAccountGauge;
+}
 
-function pacerFor(
+/** One per credential and API root, shared by every execution in this process. */
+const pacings = new Map<string, Pacing>();
+
+function pacingFor(
 	ctx: FilloutContext,
 	credentialType: FilloutCredentialType,
 	apiRoot: string,
-): SlidingWindowPacer {
+): Pacing {
 	const credential = ctx.getNode().credentials?.[credentialType];
 	const key = `${credentialType}\n${credential?.id ?? credential?.name ?? ''}\n${apiRoot}`;
-	let pacer = pacers.get(key);
-	if (!pacer) {
-		pacer = new SlidingWindowPacer();
-		pacers.set(key, pacer);
+	let pacing = pacings.get(key);
+	if (!pacing) {
+		pacing = { pacer: new SlidingWindowPacer(), gauge: new SharedAccountGauge() };
+		pacings.set(key, pacing);
 	}
-	return pacer;
+	return pacing;
+}
+
+/** Waits until both the account (other processes) and this process's pacer allow a start. */
+async function waitForTurn({ pacer, gauge }: Pacing) {
+	const accountWait = gauge.earliestStart(performance.now()) - performance.now();
+	if (accountWait > 0) await sleep(accountWait);
+	const { waitMs, slot } = pacer.reserve(performance.now());
+	if (waitMs > 0) await sleep(waitMs);
+	const sentAt = performance.now();
+	return { slot, sentAt };
 }
 
 export interface FilloutRequest {
@@ -143,14 +163,14 @@ export async function sendFilloutRequest<T>(
 ): Promise<FilloutOutcome<T>> {
 	const credentialType = credentialTypeOf(ctx);
 	const apiRoot = await resolveApiRoot(ctx);
-	const pacer = pacerFor(ctx, credentialType, apiRoot);
+	const pacing = pacingFor(ctx, credentialType, apiRoot);
 	const safety = safetyOf(request);
-	const counts: RetryCounts = { rateLimited: 0, transient: 0 };
+	const firstAttemptAt = performance.now();
+	const counts: RetryCounts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
 	const earlierFailures: ServiceFailure[] = [];
 
 	for (let attempt = 1; ; attempt++) {
-		const { waitMs, slot } = pacer.reserve(performance.now());
-		if (waitMs > 0) await sleep(waitMs);
+		const { slot, sentAt } = await waitForTurn(pacing);
 
 		const options: IHttpRequestOptions = {
 			method: request.method,
@@ -167,19 +187,26 @@ export async function sendFilloutRequest<T>(
 		try {
 			const response = (await ctx.helpers.httpRequestWithAuthentication
 				.call(ctx, credentialType, options)
-				.finally(() => pacer.finish(slot, performance.now()))) as FullResponse;
+				.finally(() => pacing.pacer.finish(slot, performance.now()))) as FullResponse;
+			const headers = response.headers ?? {};
+			pacing.gauge.observe(
+				readLimitSignal((name) => headerValue(headers, name), response.statusCode),
+				sentAt,
+				performance.now(),
+			);
 			if (response.statusCode >= 200 && response.statusCode < 300) {
 				return { ok: true, body: response.body as T };
 			}
 			failure = {
 				statusCode: response.statusCode,
 				body: response.body,
-				retryAfter: headerValue(response.headers ?? {}, 'retry-after'),
+				retryAfter: headerValue(headers, 'retry-after'),
 			};
 		} catch (error) {
 			failure = networkFailureOf(error);
 		}
 
+		counts.elapsedMs = performance.now() - firstAttemptAt;
 		const decision = retryDecision(failure, safety, counts, Date.now());
 		if (!decision.retry) return { ok: false, failure, attempts: attempt, apiRoot, earlierFailures };
 		earlierFailures.push(failure);

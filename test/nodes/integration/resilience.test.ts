@@ -30,23 +30,27 @@ async function listAll() {
 }
 
 describe('GET: 429 storms and transient failures are retried (bounded)', () => {
-	it('waits for retry-after on each 429, then succeeds', async () => {
-		await setFaults(sandbox(), { failNext: { count: 3, status: 429, method: 'GET' } });
+	it('waits at least retry-after on each 429, more than the old fixed 5 times, then succeeds', async () => {
+		await setFaults(sandbox(), { failNext: { count: 6, status: 429, method: 'GET' } });
 		const { result, elapsed, requests } = await listAll();
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(200);
-		expect(requests).toBe(2 + 3);
-		expect(elapsed).toBeGreaterThanOrEqual(3000);
-	});
+		expect(requests).toBe(2 + 6);
+		expect(elapsed).toBeGreaterThanOrEqual(6000);
+	}, 40_000);
 
-	it('gives up after 5 retries of 429 with a clear error', async () => {
-		await setFaults(sandbox(), { failNext: { count: 20, status: 429, method: 'GET' } });
-		const { result, requests } = await listAll();
+	it('gives up with a clear error when retry-after asks for more than the minute budget', async () => {
+		await setFaults(sandbox(), {
+			failNext: { count: 20, status: 429, method: 'GET', retryAfter: '61' },
+		});
+		const { result, requests, elapsed } = await listAll();
 		expect(result.error?.message).toBe(
 			'Fillout’s rate limit (5 requests per second) was still exceeded after retrying',
 		);
-		expect(requests).toBe(6);
-	}, 20_000);
+		expect(result.error?.description).toContain('retried for up to a minute');
+		expect(requests).toBe(1);
+		expect(elapsed).toBeLessThan(5000);
+	});
 
 	it.each([
 		['502s', 2, { failNext: { count: 2, status: 502, method: 'GET' } }],

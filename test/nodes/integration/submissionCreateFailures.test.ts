@@ -100,9 +100,9 @@ describe('a batch Fillout refuses as a whole: nothing of it is created', () => {
 			'Fillout rejected the request: Bad Request',
 		],
 		[
-			'429 after all retries',
-			{ failNext: { ...POST, count: 6, status: 429 } },
-			6,
+			'429 beyond the retry budget',
+			{ failNext: { ...POST, count: 6, status: 429, retryAfter: '61' } },
+			1,
 			'Fillout’s rate limit (5 requests per second) was still exceeded after retrying',
 		],
 	])(

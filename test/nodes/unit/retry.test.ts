@@ -4,7 +4,9 @@ import {
 	BACKOFF_BASE_MS,
 	deletedByEarlierAttempt,
 	isTransient,
-	MAX_RATE_LIMIT_RETRIES,
+	RATE_LIMIT_BUDGET_MS,
+	RATE_LIMIT_JITTER_CAP_MS,
+	rateLimitDelay,
 	MAX_TRANSIENT_RETRIES,
 	networkFailureOf,
 	neverReachedService,
@@ -12,25 +14,23 @@ import {
 	retryDecision,
 } from '../../../nodes/Fillout/helpers/retry';
 
-const none = { rateLimited: 0, transient: 0 };
+const none = { rateLimited: 0, transient: 0, elapsedMs: 0 };
+const noJitter = () => 0;
 
 describe('retryDecision', () => {
-	it('waits for retry-after on 429, for reads and creates alike, a bounded number of times', () => {
+	it('waits at least retry-after on 429, for reads and creates alike, within a time budget', () => {
 		for (const safety of ['repeatable', 'once'] as const) {
-			expect(retryDecision({ statusCode: 429, retryAfter: '2' }, safety, none, 0)).toEqual({
-				retry: true,
-				delayMs: 2000,
-				reason: 'rateLimit',
-			});
+			expect(
+				retryDecision({ statusCode: 429, retryAfter: '2' }, safety, none, 0, noJitter),
+			).toEqual({ retry: true, delayMs: 2000, reason: 'rateLimit' });
 		}
-		expect(
-			retryDecision(
-				{ statusCode: 429 },
-				'repeatable',
-				{ rateLimited: MAX_RATE_LIMIT_RETRIES, transient: 0 },
-				0,
-			),
-		).toEqual({ retry: false });
+		// Not a fixed count: the 20th 429 is still retried while the budget lasts.
+		const late = { rateLimited: 20, transient: 0, elapsedMs: 30_000 };
+		expect(retryDecision({ statusCode: 429 }, 'repeatable', late, 0, noJitter).retry).toBe(true);
+		const spent = { rateLimited: 1, transient: 0, elapsedMs: RATE_LIMIT_BUDGET_MS - 999 };
+		expect(retryDecision({ statusCode: 429 }, 'repeatable', spent, 0, noJitter)).toEqual({
+			retry: false,
+		});
 	});
 
 	it('retries 5xx and broken connections of repeatable requests with exponential backoff, 4 attempts', () => {
@@ -44,7 +44,7 @@ describe('retryDecision', () => {
 		];
 		for (const failure of failures) {
 			const delays = [0, 1, 2].map((transient) =>
-				retryDecision(failure, 'repeatable', { rateLimited: 0, transient }, 0),
+				retryDecision(failure, 'repeatable', { rateLimited: 0, transient, elapsedMs: 0 }, 0),
 			);
 			expect(delays).toEqual(
 				[1, 2, 4].map((k) => ({ retry: true, delayMs: BACKOFF_BASE_MS * k, reason: 'transient' })),
@@ -53,7 +53,7 @@ describe('retryDecision', () => {
 				retryDecision(
 					failure,
 					'repeatable',
-					{ rateLimited: 0, transient: MAX_TRANSIENT_RETRIES },
+					{ rateLimited: 0, transient: MAX_TRANSIENT_RETRIES, elapsedMs: 0 },
 					0,
 				),
 			).toEqual({ retry: false });
@@ -78,6 +78,32 @@ describe('retryDecision', () => {
 	it('never retries client errors', () => {
 		for (const statusCode of [400, 401, 404, 422]) {
 			expect(retryDecision({ statusCode }, 'repeatable', none, 0)).toEqual({ retry: false });
+		}
+	});
+});
+
+describe('rateLimitDelay', () => {
+	it('adds full jitter over a span that doubles per 429, capped', () => {
+		const spans = [0, 1, 2, 3, 4, 10].map((rateLimited) =>
+			rateLimitDelay('1', { rateLimited, transient: 0, elapsedMs: 0 }, 0, () => 1),
+		);
+		expect(spans).toEqual([1500, 2000, 3000, 5000, 1000 + RATE_LIMIT_JITTER_CAP_MS, 5000]);
+		expect(rateLimitDelay('1', none, 0, () => 0)).toBe(1000);
+		expect(rateLimitDelay('1', none, 0, () => 0.5)).toBe(1250);
+	});
+
+	it('gives up at once when the service asks for a wait beyond the budget', () => {
+		expect(rateLimitDelay('61', none, 0, noJitter)).toBeUndefined();
+		expect(rateLimitDelay('59', none, 0, noJitter)).toBe(59_000);
+	});
+
+	it('never waits less than retry-after, whatever the random draw (randomized)', () => {
+		for (let i = 0; i < 1000; i++) {
+			const retryAfter = String(Math.floor(Math.random() * 5));
+			const counts = { rateLimited: i % 12, transient: 0, elapsedMs: 0 };
+			const delay = rateLimitDelay(retryAfter, counts, 0, Math.random) ?? -1;
+			expect(delay).toBeGreaterThanOrEqual(Number(retryAfter) * 1000);
+			expect(delay).toBeLessThanOrEqual(Number(retryAfter) * 1000 + RATE_LIMIT_JITTER_CAP_MS);
 		}
 	});
 });

@@ -1,0 +1,142 @@
+/**
+ * Cooperation with other processes that use the same Fillout key (n8n workers in queue
+ * mode, several n8n instances). The pacer in pacing.ts keeps one process within 5
+ * requests per second; it cannot see the others. The service tells every caller how much
+ * of the account's window is left (`ratelimit-remaining`), so each process reads that on
+ * every answer:
+ *
+ * - Per service window it counts its own requests and the account's (limit − remaining).
+ *   More on the account than its own means another process is sending.
+ * - Between two of its own answers in one window, the account's count grows by one for
+ *   its own request and by one for each request of the others. That growth (the highest
+ *   recent one, forgotten slowly) estimates how many others send "at the same time".
+ * - When the account is shared and no more requests remain in the window than the others
+ *   are about to send, it leaves them to the others and sends nothing more until the
+ *   window has surely ended, plus a random part so that processes holding together do not
+ *   all come back at one instant. A process alone never holds (the pacer paces it).
+ *
+ * With N processes this leaves about N − 1 of each window's requests to the others when
+ * the window is nearly full, instead of all of them sending into a full window and
+ * drawing 429s. The rule and its figures were chosen with the model in
+ * test/nodes/unit/sharedLimit.model.test.ts. Pure: times are passed in (monotonic
+ * milliseconds) and randomness is injected.
+ */
+
+export interface LimitSignal {
+	/** `ratelimit-remaining`: requests left in the account's current window (after this one). */
+	remaining?: number;
+	/** `ratelimit-reset`, in milliseconds: when the account's window ends, at the latest. */
+	resetMs?: number;
+	/** The answer was 429. */
+	rateLimited: boolean;
+}
+
+/** A non-negative number from a header, or undefined. */
+function headerNumber(value: string | undefined): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	const number = Number(value);
+	return Number.isFinite(number) && number >= 0 ? number : undefined;
+}
+
+/** The rate-limit headers of one answer (absent or unreadable ones are left out). */
+export function readLimitSignal(
+	header: (name: string) => string | undefined,
+	statusCode: number | undefined,
+): LimitSignal {
+	const resetSeconds = headerNumber(header('ratelimit-reset'));
+	return {
+		remaining: headerNumber(header('ratelimit-remaining')),
+		resetMs: resetSeconds === undefined ? undefined : resetSeconds * 1000,
+		rateLimited: statusCode === 429,
+	};
+}
+
+interface ObservedWindow {
+	/** When the first of our answers in this window came back: it opened before that. */
+	firstAnsweredAt: number;
+	/** Our requests counted in it. */
+	mine: number;
+	/** The account's requests counted in it (limit − remaining), as last seen. */
+	used: number;
+}
+
+/**
+ * The count of others keeps the highest recent sample and forgets it slowly (by this much
+ * per answer): a process that holds sends nothing, so low samples are common and say
+ * little, and forgetting too fast lets the processes fill the window again.
+ */
+export const OTHERS_DECAY = 0.02;
+/** The random part of a hold, as a share of the window. */
+export const HOLD_JITTER_SHARE = 0.05;
+
+export class SharedAccountGauge {
+	private window?: ObservedWindow;
+	private others = 0;
+	private holdUntil = -Infinity;
+
+	constructor(
+		readonly limit = 5,
+		readonly windowMs = 1000,
+		private readonly random: () => number = Math.random,
+	) {}
+
+	/** How many requests of other processes come between two of ours (recent highest). */
+	get othersEstimate(): number {
+		return this.others;
+	}
+
+	/**
+	 * The earliest moment the next request may start. Requests of one process are paced
+	 * further by the sliding-window pacer; this adds only what other processes cause.
+	 */
+	earliestStart(now: number): number {
+		return Math.max(now, this.holdUntil);
+	}
+
+	/** Takes in one answer's rate-limit headers. `sentAt`/`answeredAt` bound its arrival. */
+	observe(signal: LimitSignal, sentAt: number, answeredAt: number): void {
+		if (signal.remaining === undefined) {
+			// A service that sends no headers: a 429 still means back off for a window.
+			if (signal.rateLimited) this.holdFor(answeredAt, this.windowMs);
+			return;
+		}
+		const used = Math.max(0, this.limit - signal.remaining);
+		const window = this.windowFor(used, sentAt, answeredAt);
+		if (window.mine > 0 && !signal.rateLimited) {
+			// Our previous answer was in this window: what came between is the others'.
+			const othersBetween = Math.max(0, used - window.used - 1);
+			this.others = Math.max(othersBetween, this.others - OTHERS_DECAY);
+		}
+		window.used = Math.max(window.used, used);
+		if (!signal.rateLimited) window.mine++;
+		const shared = window.used > window.mine || signal.rateLimited;
+		if (shared && signal.remaining <= Math.round(this.others)) {
+			// The window opened before our first answer in it, so it ends a window later.
+			const windowEnd = window.firstAnsweredAt + this.windowMs;
+			this.holdFor(answeredAt, Math.min(signal.resetMs ?? this.windowMs, windowEnd - answeredAt));
+		}
+	}
+
+	/** Nothing starts for `waitMs`, plus a random part. */
+	private holdFor(now: number, waitMs: number): void {
+		const jitter = this.random() * this.windowMs * HOLD_JITTER_SHARE;
+		this.holdUntil = Math.max(this.holdUntil, now + Math.max(0, waitMs) + jitter);
+	}
+
+	/**
+	 * The window this answer was counted in. Within one window `used` only grows, and our
+	 * own request adds one, so a count not above the last one seen means a new window
+	 * (unless the window is full); so does a request sent a whole window after our first
+	 * answer in the last one.
+	 */
+	private windowFor(used: number, sentAt: number, answeredAt: number): ObservedWindow {
+		const last = this.window;
+		const sameWindow =
+			last !== undefined &&
+			sentAt < last.firstAnsweredAt + this.windowMs &&
+			(used > last.used || (used === last.used && used >= this.limit));
+		if (sameWindow) return last;
+		this.window = { firstAnsweredAt: answeredAt, mine: 0, used: 0 };
+		return this.window;
+	}
+}

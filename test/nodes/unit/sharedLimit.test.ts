@@ -1,0 +1,106 @@
+import {
+	HOLD_JITTER_SHARE,
+	readLimitSignal,
+	SharedAccountGauge,
+	type LimitSignal,
+} from '../../../nodes/Fillout/helpers/sharedLimit';
+
+const answer = (remaining: number, rateLimited = false): LimitSignal => ({
+	remaining,
+	resetMs: 1000,
+	rateLimited,
+});
+
+describe('readLimitSignal', () => {
+	it('reads remaining and reset (seconds) and marks a 429', () => {
+		const headers: Record<string, string> = { 'ratelimit-remaining': '2', 'ratelimit-reset': '1' };
+		expect(readLimitSignal((name) => headers[name], 200)).toEqual({
+			remaining: 2,
+			resetMs: 1000,
+			rateLimited: false,
+		});
+		expect(readLimitSignal(() => undefined, 429)).toEqual({
+			remaining: undefined,
+			resetMs: undefined,
+			rateLimited: true,
+		});
+	});
+
+	it('leaves out unreadable values', () => {
+		const headers: Record<string, string> = { 'ratelimit-remaining': 'x', 'ratelimit-reset': '-1' };
+		expect(readLimitSignal((name) => headers[name], 200)).toMatchObject({
+			remaining: undefined,
+			resetMs: undefined,
+		});
+	});
+});
+
+describe('SharedAccountGauge', () => {
+	it('alone on the account, it never holds a process back (the pacer paces it)', () => {
+		const gauge = new SharedAccountGauge(5, 1000, () => 0.5);
+		let now = 0;
+		for (let window = 0; window < 5; window++) {
+			for (let remaining = 4; remaining >= 0; remaining--) {
+				expect(gauge.earliestStart(now)).toBe(now);
+				gauge.observe(answer(remaining), now, now + 90);
+				now += 100;
+			}
+			now += 600;
+		}
+		expect(gauge.othersEstimate).toBe(0);
+	});
+
+	it('a window filled with others: holds until it has surely ended, plus jitter', () => {
+		const gauge = new SharedAccountGauge(5, 1000, () => 1);
+		gauge.observe(answer(3), 0, 100); // 2 used, 1 ours: someone else is sending
+		gauge.observe(answer(0), 100, 200); // full
+		// The window opened before our first answer (100), so it has ended by 1100.
+		expect(gauge.earliestStart(200)).toBe(1100 + 1000 * HOLD_JITTER_SHARE);
+	});
+
+	it('counts the others’ requests between two of its own, and leaves them that many', () => {
+		const gauge = new SharedAccountGauge(5, 1000, () => 0);
+		gauge.observe(answer(4), 0, 100); // we opened the window
+		gauge.observe(answer(1), 100, 200); // 2 others came in between
+		expect(gauge.othersEstimate).toBe(2);
+		// 1 left ≤ 2 others about to send: wait for the window's end.
+		expect(gauge.earliestStart(200)).toBe(1100);
+		gauge.observe(answer(4), 1100, 1200); // a new window
+		gauge.observe(answer(2), 1200, 1300); // 1 other between: still 2 remembered
+		expect(gauge.othersEstimate).toBeCloseTo(2 - 0.02);
+		expect(gauge.earliestStart(1300)).toBe(2200);
+	});
+
+	it('does not hold while more remain than the others are about to take', () => {
+		const gauge = new SharedAccountGauge(5, 1000, () => 0);
+		gauge.observe(answer(4), 0, 100);
+		gauge.observe(answer(2), 100, 200); // 1 other between; 2 left
+		expect(gauge.othersEstimate).toBe(1);
+		expect(gauge.earliestStart(200)).toBe(200);
+	});
+
+	it('forgets others slowly once they stop', () => {
+		const gauge = new SharedAccountGauge(5, 1000, () => 0);
+		gauge.observe(answer(4), 0, 100);
+		gauge.observe(answer(1), 100, 200);
+		let now = 2000;
+		for (let i = 0; i < 150; i++) {
+			const remaining = 4 - (i % 5);
+			gauge.observe(answer(remaining), now, now + 50);
+			now += remaining === 0 ? 1000 : 100;
+		}
+		expect(gauge.othersEstimate).toBe(0);
+	});
+
+	it('holds for a window plus jitter on a 429 from a service without rate-limit headers', () => {
+		const gauge = new SharedAccountGauge(5, 1000, () => 1);
+		gauge.observe({ rateLimited: true }, 0, 100);
+		expect(gauge.earliestStart(100)).toBe(100 + 1000 + 1000 * HOLD_JITTER_SHARE);
+	});
+
+	it('holds after a 429 even before it has seen others between its requests', () => {
+		const gauge = new SharedAccountGauge(5, 1000, () => 0);
+		gauge.observe(answer(0, true), 0, 100);
+		expect(gauge.earliestStart(100)).toBe(1100);
+	});
+});

@@ -1,0 +1,151 @@
+/**
+ * A discrete-event model of several processes reading from one Fillout account: each
+ * process has the node's own pacer, shared-account gauge and retry decision (the real
+ * classes), and sends its requests one after another, as an export does. The account is
+ * a fixed window per key that opens at the first request to arrive, like the service
+ * (and the sandbox). Time is simulated: a run of minutes takes milliseconds.
+ */
+import { SlidingWindowPacer } from '../../../../nodes/Fillout/helpers/pacing';
+import { retryDecision, type RetryCounts } from '../../../../nodes/Fillout/helpers/retry';
+import { SharedAccountGauge } from '../../../../nodes/Fillout/helpers/sharedLimit';
+
+export interface ModelCase {
+	processes: number;
+	/** Requests each process must get answered. */
+	requestsEach: number;
+	limit: number;
+	/** Between start and arrival: base plus up to `latencyJitterMs` at random. */
+	latencyMs: number;
+	latencyJitterMs: number;
+	/** Between arrival and answer. */
+	serviceMs: number;
+	/** When each process begins, at random within this. */
+	startSpreadMs: number;
+}
+
+export interface ModelResult {
+	/** Requests answered 2xx, per process. */
+	answered: number[];
+	/** Requests given up on (a 429 retried past its budget): that process's export fails. */
+	dropped: number;
+	rateLimited: number;
+	total: number;
+	/** Simulated time from the first start to the last answer. */
+	wallMs: number;
+}
+
+const WINDOW_MS = 1000;
+
+class FixedWindowAccount {
+	private startMs = -Infinity;
+	private count = 0;
+
+	constructor(private readonly limit: number) {}
+
+	take(now: number): { allowed: boolean; remaining: number; resetMs: number } {
+		if (now - this.startMs >= WINDOW_MS) {
+			this.startMs = now;
+			this.count = 0;
+		}
+		this.count++;
+		const allowed = this.count <= this.limit;
+		const resetMs = Math.max(1, Math.ceil((this.startMs + WINDOW_MS - now) / 1000)) * 1000;
+		return { allowed, remaining: Math.max(0, this.limit - this.count), resetMs };
+	}
+}
+
+interface Event {
+	at: number;
+	order: number;
+	run: () => void;
+}
+
+export function runSharedAccountModel(spec: ModelCase, random: () => number): ModelResult {
+	const account = new FixedWindowAccount(spec.limit);
+	const events: Event[] = [];
+	let order = 0;
+	const schedule = (at: number, run: () => void): void => {
+		events.push({ at, order: order++, run });
+	};
+	const result: ModelResult = {
+		answered: Array.from({ length: spec.processes }, () => 0),
+		dropped: 0,
+		rateLimited: 0,
+		total: 0,
+		wallMs: 0,
+	};
+
+	for (let index = 0; index < spec.processes; index++) {
+		const pacer = new SlidingWindowPacer();
+		const gauge = new SharedAccountGauge(spec.limit, WINDOW_MS, random);
+		let counts: RetryCounts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
+		let firstAttemptAt = 0;
+		let failed = false;
+
+		const ready = (now: number): void => {
+			if (failed || result.answered[index] >= spec.requestsEach) return;
+			const earliest = gauge.earliestStart(now);
+			if (earliest > now) return schedule(earliest, () => ready(earliest));
+			const { waitMs, slot } = pacer.reserve(now);
+			const sentAt = now + waitMs;
+			schedule(sentAt, () => {
+				result.total++;
+				const arrival = sentAt + spec.latencyMs + random() * spec.latencyJitterMs;
+				schedule(arrival, () => {
+					const verdict = account.take(arrival);
+					const answeredAt = arrival + spec.serviceMs;
+					schedule(answeredAt, () => {
+						pacer.finish(slot, answeredAt);
+						gauge.observe(
+							{
+								remaining: verdict.remaining,
+								resetMs: verdict.resetMs,
+								rateLimited: !verdict.allowed,
+							},
+							sentAt,
+							answeredAt,
+						);
+						result.wallMs = Math.max(result.wallMs, answeredAt);
+						if (verdict.allowed) {
+							result.answered[index]++;
+							counts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
+							firstAttemptAt = answeredAt;
+							return ready(answeredAt);
+						}
+						result.rateLimited++;
+						counts.elapsedMs = answeredAt - firstAttemptAt;
+						const decision = retryDecision(
+							{ statusCode: 429, retryAfter: String(verdict.resetMs / 1000) },
+							'repeatable',
+							counts,
+							answeredAt,
+							random,
+						);
+						if (!decision.retry) {
+							result.dropped++;
+							failed = true;
+							return;
+						}
+						counts.rateLimited++;
+						schedule(answeredAt + decision.delayMs, () => ready(answeredAt + decision.delayMs));
+					});
+				});
+			});
+		};
+		const begin = random() * spec.startSpreadMs;
+		firstAttemptAt = begin;
+		schedule(begin, () => ready(begin));
+	}
+
+	while (events.length) {
+		let next = 0;
+		for (let i = 1; i < events.length; i++) {
+			const a = events[i];
+			const b = events[next];
+			if (a.at < b.at || (a.at === b.at && a.order < b.order)) next = i;
+		}
+		const [event] = events.splice(next, 1);
+		event.run();
+	}
+	return result;
+}

@@ -1,0 +1,46 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: reports figures on process.stderr */
+/**
+ * Several OS processes, one Fillout key: three separate node processes (as three n8n
+ * workers) export the same form at once against one sandbox at the service's 5 requests
+ * per second with 80 ms added to every request. Each process paces itself and learns of
+ * the others only from the service's rate-limit headers.
+ */
+import {
+	control,
+	generate,
+	newForm,
+	resetStats,
+	setFaults,
+	useSandbox,
+} from '../nodes/integration/support';
+import { exportInProcesses } from './processes';
+
+const sandbox = useSandbox();
+const SUBMISSIONS = 4_500; // 31 pages of 150 (with the pager's one re-read a page) each
+
+it('3 processes exporting with one key: all succeed, each gets every submission once, 429s ≤ 5 %', async () => {
+	const form = await newForm(sandbox());
+	await generate(sandbox(), form.id, { count: SUBMISSIONS });
+	await setFaults(sandbox(), { latencyMs: 80 });
+	await resetStats(sandbox());
+
+	const results = await exportInProcesses({
+		origin: sandbox().origin,
+		apiKey: sandbox().demo.apiKey,
+		formId: form.id,
+		processes: 3,
+	});
+
+	const stats = await control(sandbox(), 'GET', '/stats');
+	const perKey = stats.byKey[sandbox().demo.apiKey];
+	for (const result of results) {
+		expect(result.error).toBeUndefined();
+		expect(result.ids).toHaveLength(SUBMISSIONS);
+		expect(new Set(result.ids).size).toBe(SUBMISSIONS);
+		expect(new Set(result.ids)).toEqual(new Set(results[0].ids));
+	}
+	process.stderr.write(
+		`shared key: ${perKey.total} requests, ${perKey.rateLimited} × 429, walls ${results.map((result) => result.wallMs).join(', ')} ms\n`,
+	);
+	expect(perKey.rateLimited / perKey.total).toBeLessThanOrEqual(0.05);
+}, 120_000);
