@@ -7,6 +7,7 @@
  * Authorization header is recorded and refused.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sleep } from './timers';
 
 /** Where seeded answers point; replies rewrite it to this sandbox's file host. */
 export const SEED_FILE_ORIGIN = 'https://uploads.fillout.example';
@@ -162,7 +163,7 @@ export async function serveFile(
 		return plain(res, 302, `Redirecting to ${to}`, { location: to });
 	}
 	const query = fileQuery(url.pathname, url.searchParams);
-	if (query.delayMs) await new Promise((resolve) => setTimeout(resolve, query.delayMs));
+	if (query.delayMs) await sleep(query.delayMs);
 	if (res.destroyed) return;
 	const name = decodeURIComponent(url.pathname.split('/').pop() ?? 'file');
 	res.writeHead(200, {

@@ -5,6 +5,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
@@ -32,6 +33,7 @@ export type FilloutContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions
 	| IHookFunctions
+	| IPollFunctions
 	| IWebhookFunctions;
 
 export type FilloutCredentialType = 'filloutFormsApi' | 'filloutFormsOAuth2Api';
@@ -88,6 +90,21 @@ function pacerFor(
 		pacers.set(key, pacer);
 	}
 	return pacer;
+}
+
+/**
+ * Runs one request to the API host inside the credential's pacing (5 per second), for
+ * requests made elsewhere than sendFilloutRequest (files served by the API host).
+ */
+export async function pacedForApi<T>(
+	ctx: FilloutContext,
+	apiRoot: string,
+	send: () => Promise<T>,
+): Promise<T> {
+	const pacer = pacerFor(ctx, credentialTypeOf(ctx), apiRoot);
+	const { waitMs, slot } = pacer.reserve(performance.now());
+	if (waitMs > 0) await sleep(waitMs);
+	return await send().finally(() => pacer.finish(slot, performance.now()));
 }
 
 export interface FilloutRequest {

@@ -150,15 +150,21 @@ export interface FormFacts {
 /**
  * The item a delivery starts the workflow with: the simplified submission (unknown
  * question types left out) or the submission as sent, plus the form's id and name.
+ * `reserved` names further keys the caller adds (the file list).
  */
 export function deliveryItem(
 	submission: Submission,
 	form: FormFacts,
 	simplify: boolean,
+	reserved: readonly string[] = [],
 ): IDataObject {
 	if (!simplify) return { formId: form.formId, formName: form.formName, ...submission };
 	const readable = readableSubmission(submission);
-	const keys = questionKeyMap(readable.questions ?? [], [...RESERVED_KEYS, ...FORM_KEYS]);
+	const keys = questionKeyMap(readable.questions ?? [], [
+		...RESERVED_KEYS,
+		...FORM_KEYS,
+		...reserved,
+	]);
 	return {
 		...simplifySubmission(readable, keys),
 		formId: form.formId,

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { formatInZone, isEmptyDate, parseDateInput } from '../../helpers/dates';
 import type { Submission, SubmissionPage } from '../../helpers/interfaces';
-import { simplifySubmissions } from '../../helpers/simplify';
+import { RESERVED_KEYS, simplifySubmissions } from '../../helpers/simplify';
 import { SubmissionPager } from '../../helpers/submissionPaging';
 import { filloutRequest } from '../../transport';
 import {
@@ -13,8 +13,15 @@ import {
 	returnAllOption,
 	simplifyOption,
 } from '../../shared/descriptions';
+import { BuiltItems } from '../../shared/itemLoop';
 import { itemProblem } from '../../shared/nodeErrors';
 import { formIdOf } from '../../shared/parameters';
+import {
+	downloadFilesParameters,
+	FILES_KEY,
+	fileSettingsOf,
+	itemsWithFiles,
+} from '../../shared/submissionFiles';
 
 const properties: INodeProperties[] = [
 	formLocator,
@@ -91,6 +98,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	simplifyOption,
+	...downloadFilesParameters,
 ];
 
 export const description = updateDisplayOptions(
@@ -128,7 +136,7 @@ function dateFilter(
 export async function executeItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<IDataObject[]> {
+): Promise<IDataObject[] | BuiltItems> {
 	const formId = formIdOf(this, itemIndex);
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
@@ -162,5 +170,14 @@ export async function executeItem(
 	}
 
 	const submissions = pager.results();
-	return simplify ? simplifySubmissions(submissions) : submissions;
+	const files = fileSettingsOf((name, fallback) =>
+		this.getNodeParameter(name, itemIndex, fallback),
+	);
+	if (!files) return simplify ? simplifySubmissions(submissions) : submissions;
+	const jsons = simplify
+		? simplifySubmissions(submissions, [...RESERVED_KEYS, FILES_KEY])
+		: submissions;
+	return new BuiltItems(
+		await itemsWithFiles(this, submissions, jsons, files, { itemIndex, onFailure: 'fail' }),
+	);
 }
