@@ -128,8 +128,13 @@ async function writeChunks(res: ServerResponse, chunks: Iterable<Buffer>): Promi
 		if (res.destroyed) return;
 		if (!res.write(chunk)) {
 			await new Promise<void>((resolve) => {
-				res.once('drain', resolve);
-				res.once('close', resolve);
+				const done = () => {
+					res.off('drain', done);
+					res.off('close', done);
+					resolve();
+				};
+				res.on('drain', done);
+				res.on('close', done);
 			});
 		}
 	}

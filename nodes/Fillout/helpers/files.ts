@@ -114,13 +114,14 @@ function foundFiles(submission: Submission): Found[] {
 		}
 	});
 	documents.forEach((document) => {
-		for (const address of addressesIn(isObject(document) ? document : undefined)) {
+		// A document's name is its title ("Invoice"); the file name comes from its address.
+		for (const { url } of addressesIn(isObject(document) ? document : undefined)) {
 			found.push({
 				kind: 'document',
 				source: String((document as { name?: unknown }).name ?? 'document'),
 				sourceId: (document as { id?: unknown }).id as string | undefined,
 				label: 'document',
-				address,
+				address: { url },
 			});
 		}
 	});

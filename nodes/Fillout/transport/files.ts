@@ -34,10 +34,12 @@ export class FileDownloadProblem extends Error {}
 /** The stream n8n's request helper returns with `encoding: 'stream'` (a Node Readable). */
 interface BodyStream {
 	pause(): unknown;
+	resume(): unknown;
 	destroy(error?: Error): unknown;
 	on(event: 'data', listener: (chunk: { length: number }) => void): unknown;
 	on(event: 'end' | 'close', listener: () => void): unknown;
 	on(event: 'error', listener: (error: Error) => void): unknown;
+	on(event: 'newListener', listener: (event: string) => void): unknown;
 }
 
 interface StreamResponse {
@@ -131,9 +133,10 @@ function tooLarge(maxBytes: number): FileDownloadProblem {
 
 /**
  * Counts the bytes as n8n reads them, and stops the stream past the limit or when it
- * stalls. 'data' is emitted to every reader (pipe or async iteration alike); pausing
- * first keeps the listener from starting the flow before n8n reads. The stall check is
- * a loop of short sleeps (community nodes have no timers of their own).
+ * stalls. 'data' is emitted to every reader (listener, pipe or async iteration alike).
+ * The stream stays paused until n8n's reader attaches, so no byte flows past it; a
+ * reader that listens for 'data' alone does not resume a paused stream, so that is done
+ * here. The stall check is a loop of short sleeps (community nodes have no timers).
  */
 function guard(body: BodyStream, limits: DownloadLimits): () => FileDownloadProblem | undefined {
 	let problem: FileDownloadProblem | undefined;
@@ -152,6 +155,10 @@ function guard(body: BodyStream, limits: DownloadLimits): () => FileDownloadProb
 	});
 	for (const event of ['end', 'close'] as const) body.on(event, () => (finished = true));
 	body.on('error', () => (finished = true));
+	// Registered after this guard's own 'data' listener, so only n8n's reader resumes.
+	body.on('newListener', (event: string) => {
+		if (event === 'data') body.resume();
+	});
 	void (async () => {
 		while (!finished && problem === undefined) {
 			await sleep(Math.min(STALL_CHECK_MS, limits.timeoutMs));
