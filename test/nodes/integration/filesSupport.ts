@@ -1,8 +1,6 @@
 /** Shared by the Download Files tests: a form with file questions, answers pointing at the sandbox's file host, and the bytes n8n stored. */
 import { createHash } from 'node:crypto';
 
-import { Container } from '@n8n/di';
-import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../../../sandbox';
@@ -48,8 +46,8 @@ export async function respondWith(
 	return answer.submission.submissionId as string;
 }
 
-/** The bytes n8n stored for a binary property, in whichever binary data mode. */
+/** The bytes n8n stored for a binary property (the harness runs n8n's default, in-memory mode). */
 export async function bytesOfBinary(binary: IBinaryData): Promise<Buffer> {
-	if (binary.id) return await Container.get(BinaryDataService).getAsBuffer(binary);
-	return Buffer.from(binary.data, 'base64');
+	if (binary.id) throw new Error(`Stored in n8n's ${binary.id.split(':')[0]} mode, not in memory`);
+	return await Promise.resolve(Buffer.from(binary.data, 'base64'));
 }
