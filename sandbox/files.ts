@@ -28,6 +28,8 @@ export interface FileRequestRecord {
 	path: string;
 	host: string;
 	authorization: boolean;
+	/** Bytes of content written before the file ended or the client went away. */
+	bytesSent: number;
 }
 
 /** What the file routes saw, for tests: every request, and which carried a credential. */
@@ -123,9 +125,14 @@ function plain(res: ServerResponse, status: number, text: string, headers = {}):
 }
 
 /** Writes the chunks with backpressure; stops when the client goes away. */
-async function writeChunks(res: ServerResponse, chunks: Iterable<Buffer>): Promise<void> {
+async function writeChunks(
+	res: ServerResponse,
+	chunks: Iterable<Buffer>,
+	record: FileRequestRecord,
+): Promise<void> {
 	for (const chunk of chunks) {
 		if (res.destroyed) return;
+		record.bytesSent += chunk.length;
 		if (!res.write(chunk)) {
 			await new Promise<void>((resolve) => {
 				const done = () => {
@@ -152,7 +159,8 @@ export async function serveFile(
 	url: URL,
 ): Promise<void> {
 	const authorization = req.headers.authorization !== undefined;
-	log.requests.push({ path: url.pathname, host: req.headers.host ?? '', authorization });
+	const record = { path: url.pathname, host: req.headers.host ?? '', authorization, bytesSent: 0 };
+	log.requests.push(record);
 	if (authorization) {
 		plain(res, 401, 'File routes take no Authorization header: the credential leaked here.');
 		return;
@@ -177,5 +185,5 @@ export async function serveFile(
 		...(query.chunked ? {} : { 'content-length': String(query.size) }),
 	});
 	if (req.method === 'HEAD') return void res.end();
-	await writeChunks(res, fileChunks(url.pathname, query.size));
+	await writeChunks(res, fileChunks(url.pathname, query.size), record);
 }

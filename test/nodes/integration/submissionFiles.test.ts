@@ -221,6 +221,24 @@ describe('Download Files', () => {
 		}
 	});
 
+	it('refuses a file over Max File Size without reading it all, with or without Content-Length', async () => {
+		const size = 50_000_000;
+		const formId = await newFileForm(sandbox());
+		for (const chunked of ['0', '1']) {
+			sandbox().context.files.reset();
+			const url = `${fileOrigin(sandbox())}/files/big${chunked}/data.bin?size=${size}&chunked=${chunked}`;
+			const id = await respondWith(sandbox(), formId, { answers: { Photo: [{ url }] } });
+			const result = await runFillout(
+				sandbox(),
+				getParameters(formId, id, { fileOptions: { maxFileSizeMb: 1 } }),
+			);
+			expect(result.error?.message).toContain('the file is larger than the Max File Size (1 MB)');
+			const [served] = sandbox().context.files.requests;
+			// What the sockets buffer may be sent; nowhere near the whole file.
+			expect(served.bytesSent).toBeLessThan(size / 5);
+		}
+	});
+
 	it('with Continue On Fail, an item whose file fails becomes an error item and the others go on', async () => {
 		const files = fileOrigin(sandbox());
 		const formId = await newFileForm(sandbox());
