@@ -165,5 +165,12 @@ export async function itemsWithFiles(
 		});
 	});
 	await inPool(tasks, FILE_DOWNLOADS_AT_ONCE);
-	return items.map((item) => (Object.keys(item.binary).length ? item : { json: item.json }));
+	return items.map(({ json, binary }) => {
+		// In the files' order, whichever download finished first.
+		const ordered = (json[FILES_KEY] as IDataObject[])
+			.map((entry) => String(entry.binaryProperty))
+			.filter((name) => binary[name] !== undefined);
+		if (!ordered.length) return { json };
+		return { json, binary: Object.fromEntries(ordered.map((name) => [name, binary[name]])) };
+	});
 }
