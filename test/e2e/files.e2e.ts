@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-import { EXAMPLE_CREDENTIALS, FORM_PLACEHOLDER } from '../../scripts/examples';
+import { EXAMPLE_CREDENTIALS, EXAMPLES_DIR, FORM_PLACEHOLDER } from '../../scripts/examples';
 import { fileOriginFor } from '../../sandbox/files';
 import { createApiKeyCredential } from './lib/credentials';
 import type { WorkflowDefinition } from './lib/n8nClient';
@@ -105,7 +105,7 @@ it('the example workflow writes every file of the submissions to a folder, byte 
 	const first = await submitFiles(formId, 'x1');
 	const second = await submitFiles(formId, 'x2');
 	const workflow = JSON.parse(
-		readFileSync(join(__dirname, '../../examples/submission-files-to-folder.json'), 'utf8'),
+		readFileSync(join(EXAMPLES_DIR, 'submission-files-to-folder.json'), 'utf8'),
 	) as WorkflowDefinition;
 	workflow.name = unique(workflow.name);
 	for (const node of workflow.nodes) {
