@@ -114,7 +114,7 @@ it('the example workflow writes every file of the submissions to a folder, byte 
 			node.credentials = credentialsOf(credential);
 		}
 		if (node.type === 'n8n-nodes-base.readWriteFile') {
-			node.parameters.fileName = `=${folder}/example/{{ $json.submissionId }}-{{ $json.fileName }}`;
+			node.parameters.fileName = `=${folder}/example/{{ $json.submissionId }}-{{ $json.files.fileName }}`;
 		}
 	}
 	const fillout = workflow.nodes.find((node) => node.type === NODE_TYPES.action);
@@ -174,8 +174,8 @@ it('the trigger with Download Files turns a real delivery’s files into binary 
 				position: [440, 0],
 				parameters: {
 					operation: 'write',
-					fileName: `=${dir}/{{ $json.submissionId }}-{{ $json.fileName }}`,
-					dataPropertyName: '={{ $json.binaryProperty }}',
+					fileName: `=${dir}/{{ $json.submissionId }}-{{ $json.files.fileName }}`,
+					dataPropertyName: '={{ $json.files.binaryProperty }}',
 					options: {},
 				},
 			},
