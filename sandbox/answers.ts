@@ -3,6 +3,7 @@
  * live service is known to return (docs/fillout-api.md, "Answer values and question types");
  * where a shape is unknown, something plausible that a client must pass through untouched.
  */
+import { SEED_FILE_ORIGIN } from './files';
 import type { Prng } from './prng';
 import type { QuestionDef } from './types';
 
@@ -115,7 +116,7 @@ function isoDay(rng: Prng, month?: number): string {
 
 function fileName(rng: Prng, base: string, ext: string): { url: string; filename: string } {
 	const filename = `${base}-${rng.int(1, 999)}.${ext}`;
-	return { url: `https://uploads.fillout.example/${rng.alnum(16)}/${filename}`, filename };
+	return { url: `${SEED_FILE_ORIGIN}/${rng.alnum(16)}/${filename}`, filename };
 }
 
 function optionValues(question: QuestionDef): string[] {

@@ -1,6 +1,7 @@
 /** What every handler may use: the state and the sandbox-wide machinery around it. */
 import type { Churn } from './churn';
 import type { Faults } from './faults';
+import type { FileLog } from './files';
 import type { Headers } from './http';
 import type { RateLimiter } from './rateLimit';
 import type { Stats } from './stats';
@@ -12,6 +13,8 @@ export interface SandboxContext {
 	/** Changes made between list requests, for testing clients that page. */
 	churn: Churn;
 	stats: Stats;
+	/** Requests to the file routes, and which carried a credential. */
+	files: FileLog;
 	rateLimiter: RateLimiter;
 	/** Lifetime of OAuth authorization codes. */
 	codeTtlMs: number;

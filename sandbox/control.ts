@@ -11,6 +11,7 @@ import { buildSubmission, randomParts } from './submissionBuilder';
 import { changeSubmission, parseSubmissionChange } from './submissionControl';
 import type { Account, FormRecord, StoredSubmission, Submission, SubmissionStatus } from './types';
 import { deliver } from './webhooks';
+import { fileOriginFor } from './files';
 import { parseIsoDateTime } from './validation';
 
 interface ControlCall {
@@ -139,10 +140,20 @@ const info: ControlHandler = (ctx, { incoming }) => {
 	});
 };
 
+/** The file routes' log: how many requests, and any that carried an Authorization header. */
+function fileLogOf(ctx: SandboxContext, origin?: string) {
+	return {
+		requests: ctx.files.requests.length,
+		withAuthorization: ctx.files.withAuthorization(),
+		...(origin ? { fileOrigin: fileOriginFor(origin) } : {}),
+	};
+}
+
 const reset: ControlHandler = (ctx) => {
 	ctx.store.resetToSeed();
 	ctx.faults.clear();
 	ctx.stats.reset();
+	ctx.files.reset();
 	ctx.rateLimiter.reset();
 	ctx.churn.clear();
 	return json(200, { reset: true });
@@ -186,7 +197,7 @@ function resolveAnswers(form: FormRecord, answers: unknown): Map<string, unknown
 }
 
 /** A respondent submits: stored, then delivered to every webhook of the form (finished, non-preview only). */
-const respond: ControlHandler = async (ctx, { params, body }) => {
+const respond: ControlHandler = async (ctx, { params, body, incoming }) => {
 	const form = requireForm(ctx, params.formId);
 	const status = optionalStatus(body);
 	const preview = optionalBoolean(body, 'preview', false);
@@ -237,7 +248,13 @@ const respond: ControlHandler = async (ctx, { params, body }) => {
 			: [];
 	const deliveries = await Promise.all(
 		webhooks.map(async (webhook) => {
-			const record = await deliver(webhook, form, submission, ctx.deliveryTimeoutMs);
+			const record = await deliver(
+				webhook,
+				form,
+				submission,
+				ctx.deliveryTimeoutMs,
+				incoming.origin,
+			);
 			const { statusCode, error, durationMs } = record;
 			return {
 				webhookId: webhook.id,
@@ -461,6 +478,16 @@ export const CONTROL_ROUTES: ReadonlyArray<Route<ControlHandler>> = [
 		method: 'POST',
 		template: '/_sandbox/stats/reset',
 		handler: (ctx) => (ctx.stats.reset(), json(200, ctx.stats.snapshot())),
+	},
+	{
+		method: 'GET',
+		template: '/_sandbox/files',
+		handler: (ctx, { incoming }) => json(200, fileLogOf(ctx, incoming.origin)),
+	},
+	{
+		method: 'POST',
+		template: '/_sandbox/files/reset',
+		handler: (ctx) => (ctx.files.reset(), json(200, fileLogOf(ctx))),
 	},
 	{ method: 'POST', template: '/_sandbox/accounts', handler: createAccount },
 	{ method: 'POST', template: '/_sandbox/oauth/clients', handler: createOAuthClient },

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Churn } from './churn';
 import type { SandboxContext } from './context';
 import { Faults } from './faults';
+import { FileLog } from './files';
 import { readStateFile, StateFile } from './persistence';
 import { RateLimiter } from './rateLimit';
 import { DEMO_ACCOUNT_ID, EU_ACCOUNT_ID } from './seed';
@@ -72,6 +73,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		faults: new Faults(),
 		churn: new Churn(),
 		stats: new Stats(),
+		files: new FileLog(),
 		rateLimiter: new RateLimiter(options.rateLimit ?? 5),
 		codeTtlMs: options.codeTtlMs ?? 60_000,
 		deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,

@@ -5,6 +5,7 @@ import { handleApi, type ApiOutcome } from './api';
 import type { Incoming, SandboxContext } from './context';
 import { CONTROL_ROUTES } from './control';
 import { ApiError } from './errors';
+import { FILES_PATH, serveFile, withFileAddresses } from './files';
 import {
 	errorReply,
 	html,
@@ -108,6 +109,11 @@ async function handle(
 	req: IncomingMessage,
 	res: ServerResponse,
 ): Promise<void> {
+	if (req.url?.startsWith(FILES_PATH)) {
+		await serveFile(ctx.files, req, res, new URL(req.url, 'http://sandbox.invalid'));
+		return;
+	}
+	const replyOrigin = requestOrigin(req, origin());
 	let outcome: ApiOutcome;
 	try {
 		const bodyText = await readBody(req);
@@ -118,7 +124,7 @@ async function handle(
 			query: url.searchParams,
 			headers: req.headers,
 			bodyText,
-			origin: requestOrigin(req, origin()),
+			origin: replyOrigin,
 			remoteAddress: req.socket.remoteAddress ?? 'unknown',
 		});
 	} catch (error) {
@@ -132,7 +138,8 @@ async function handle(
 		req.socket.destroy();
 		return;
 	}
-	const { status, headers, body } = outcome.reply;
+	const { status, headers } = outcome.reply;
+	const body = withFileAddresses(outcome.reply.body, replyOrigin);
 	if (res.destroyed) return;
 	res.writeHead(status, {
 		...headers,

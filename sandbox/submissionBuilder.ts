@@ -4,6 +4,7 @@
  * Used by the seed, the create endpoint, the respondent simulation and bulk generation alike,
  * so all of them produce the same shape.
  */
+import { SEED_FILE_ORIGIN } from './files';
 import { answerFor, PEOPLE, type Person } from './answers';
 import type { Prng } from './prng';
 import type {
@@ -63,6 +64,17 @@ function calculate(definition: CalculationDef, answers: Map<string, unknown>): s
 	}
 }
 
+/**
+ * Forms that take uploads also generate a document per submission (a PDF summary, as
+ * Fillout's document generation does), addressed by the submission's id: no PRNG draw,
+ * so the rest of the seed is unchanged.
+ */
+function documentsFor(form: FormRecord, submissionId: string): Submission['documents'] {
+	if (!form.questions.some((q) => q.type === 'FileUpload')) return [];
+	const url = `${SEED_FILE_ORIGIN}/doc-${encodeURIComponent(submissionId)}/Submission%20summary.pdf`;
+	return [{ id: 'doc_summary', name: 'Submission summary', url }];
+}
+
 export function buildSubmission(form: FormRecord, parts: SubmissionParts): Submission {
 	const submission: Submission = {
 		submissionId: parts.submissionId,
@@ -88,7 +100,7 @@ export function buildSubmission(form: FormRecord, parts: SubmissionParts): Submi
 			name: p.name,
 			value: parts.urlParameters?.get(p.id) ?? '',
 		})),
-		documents: [],
+		documents: documentsFor(form, parts.submissionId),
 	};
 	if (form.quizEnabled) {
 		const graded = form.questions.filter((q) => q.correctAnswer !== undefined);

@@ -6,6 +6,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { withFileAddresses } from './files';
 import type { DeliveryRecord, FormRecord, Submission, WebhookRecord } from './types';
 
 /** Deliveries kept per webhook, newest last; older ones are dropped to bound memory. */
@@ -63,11 +64,12 @@ export async function deliver(
 	form: FormRecord,
 	submission: Submission,
 	defaultTimeoutMs: number,
+	sandboxOrigin: string,
 ): Promise<DeliveryRecord> {
 	const started = Date.now();
 	const outcome = await post(
 		webhook.url,
-		JSON.stringify(deliveryBody(form, submission, webhook.shape)),
+		withFileAddresses(JSON.stringify(deliveryBody(form, submission, webhook.shape)), sandboxOrigin),
 		webhook.timeoutMs ?? defaultTimeoutMs,
 	);
 	const record: DeliveryRecord = {

@@ -14,6 +14,12 @@ import {
 	simplifyOption,
 } from './shared/descriptions';
 import { listSearch } from './methods';
+import {
+	downloadFilesParameters,
+	FILES_KEY,
+	fileSettingsOf,
+	itemsWithFiles,
+} from './shared/submissionFiles';
 import { deliveryItem, parseDelivery } from './trigger/delivery';
 import { currentSlot, dropRecorded, recordedFits, registerWebhook } from './trigger/lifecycle';
 import { admitDelivery, keepUnrecordedRegistration, reportUnremovable } from './trigger/lostRecord';
@@ -52,6 +58,7 @@ export class FilloutTrigger implements INodeType {
 				description: 'The form whose new submissions start the workflow',
 			},
 			simplifyOption,
+			...downloadFilesParameters,
 		],
 	};
 
@@ -127,6 +134,7 @@ export class FilloutTrigger implements INodeType {
 		}
 
 		const simplify = this.getNodeParameter('simplify', true) as boolean;
+		const files = fileSettingsOf((name, fallback) => this.getNodeParameter(name, fallback));
 		const item = deliveryItem(
 			delivery.submission,
 			{
@@ -134,7 +142,15 @@ export class FilloutTrigger implements INodeType {
 				formName: delivery.formName ?? record?.formName ?? null,
 			},
 			simplify,
+			{},
+			files ? [FILES_KEY] : [],
 		);
-		return { workflowData: [this.helpers.returnJsonArray(item)] };
+		if (!files) return { workflowData: [this.helpers.returnJsonArray(item)] };
+		// Fillout is answered before the downloads, which may take longer than it waits.
+		res.status(200).json({ message: 'Workflow was started' });
+		const items = await itemsWithFiles(this, [delivery.submission], [item], files, {
+			onFailure: 'record',
+		});
+		return { noWebhookResponse: true, workflowData: [items] };
 	}
 }

@@ -6,11 +6,13 @@
  * to the trigger's webhook() through the harness and answers with what the node wrote
  * to its response object (or n8n's 200 when the workflow started).
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
+import { fileOriginFor } from '../../sandbox/files';
 import type { TriggerHarness } from '../harness';
 import { apiClient, freshForm, startHarness, type Harness, type Json } from '../sandbox/helpers';
 import { filloutTrigger, secretIn, slots, webhooksOf } from './helpers';
@@ -322,4 +324,85 @@ it('with static data overwritten after every execution (a queue-mode worker) and
 	expect(started.map((json) => json.submissionId)).toEqual(submitted);
 	expect(started.map((json) => json.Name)).toEqual(names);
 	expect(endpoint.received.map((r) => r.status)).toEqual(Array(6).fill(200));
+});
+
+describe('Download Files', () => {
+	const FILE_QUESTIONS = [
+		{ name: 'Name', type: 'ShortAnswer' },
+		{ name: 'Résumé', type: 'FileUpload' },
+		{ name: 'Signature', type: 'Signature' },
+	];
+	const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+	const directHash = async (url: string) =>
+		sha256(Buffer.from(await (await fetch(url)).arrayBuffer()));
+
+	async function filesTrigger(formId: string): Promise<TriggerHarness> {
+		const trigger = filloutTrigger(h, formId, endpoint.url, {
+			parameters: { downloadFiles: true },
+		});
+		endpoint.trigger = trigger;
+		await trigger.activate();
+		return trigger;
+	}
+
+	beforeEach(() => h.sandbox.context.files.reset());
+	afterEach(() => expect(h.sandbox.context.files.withAuthorization()).toEqual([]));
+
+	it('a delivery’s uploads, signature and documents arrive as binary data, byte for byte', async () => {
+		const files = fileOriginFor(h.sandbox.origin);
+		const urls = {
+			cv: `${files}/files/t1/cv.pdf?size=3000000`,
+			signature: `${files}/files/t2/signature.png`,
+			summary: `${files}/files/t3/summary.pdf`,
+		};
+		const formId = await freshForm(h.control, { name: FORM_NAME, questions: FILE_QUESTIONS });
+		await filesTrigger(formId);
+		const res = await h.control.post(`/forms/${formId}/respond`, {
+			answers: {
+				Name: 'Ana',
+				Résumé: [{ url: urls.cv, filename: 'cv.pdf' }],
+				Signature: urls.signature,
+			},
+			fillUnanswered: false,
+			submission: { documents: [{ id: 'd1', name: 'Summary', url: urls.summary }] },
+		});
+		expect(res.body.deliveries).toEqual([expect.objectContaining({ statusCode: 200 })]);
+		const [item] = endpoint.received[0].items;
+		expect(item.json).toMatchObject({ Name: 'Ana', formId, formName: FORM_NAME });
+		const binary = item.binary ?? {};
+		expect(Object.keys(binary)).toEqual(['Resume_1', 'Signature_1', 'document_1']);
+		const expected: Record<string, [string, string, string]> = {
+			Resume_1: [urls.cv, 'cv.pdf', 'application/pdf'],
+			Signature_1: [urls.signature, 'signature.png', 'image/png'],
+			document_1: [urls.summary, 'summary.pdf', 'application/pdf'],
+		};
+		for (const [property, [url, fileName, mimeType]] of Object.entries(expected)) {
+			expect([binary[property].fileName, binary[property].mimeType]).toEqual([fileName, mimeType]);
+			expect(sha256(Buffer.from(binary[property].data, 'base64'))).toBe(await directHash(url));
+		}
+		expect((item.json.files as Json[]).map((f) => f.binaryProperty)).toEqual(Object.keys(expected));
+	});
+
+	it('a file that cannot be fetched leaves the submission in, its entry saying why', async () => {
+		const files = fileOriginFor(h.sandbox.origin);
+		const formId = await freshForm(h.control, { name: FORM_NAME, questions: FILE_QUESTIONS });
+		await filesTrigger(formId);
+		const outcome = await h.control.post(`/forms/${formId}/respond`, {
+			answers: {
+				Résumé: [{ url: `${files}/files/missing/cv.pdf`, filename: 'cv.pdf' }],
+				Signature: `${files}/files/ok/signature.png`,
+			},
+			fillUnanswered: false,
+			submission: { documents: [] },
+		});
+		const submissionId = outcome.body.submission.submissionId as string;
+		expect(endpoint.received[0].status).toBe(200);
+		const [item] = endpoint.received[0].items;
+		expect(Object.keys(item.binary ?? {})).toEqual(['Signature_1']);
+		expect((item.json.files as Json[])[0]).toMatchObject({
+			binaryProperty: 'Resume_1',
+			error: `Could not download "cv.pdf" (question "Résumé", submission ${submissionId}): the file host answered 404`,
+		});
+		expect((item.json.files as Json[])[1]).not.toHaveProperty('error');
+	});
 });

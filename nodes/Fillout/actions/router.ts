@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { BuiltItems } from '../shared/itemLoop';
 import { forEachItem } from '../shared/itemLoop';
 import * as form from './form';
 import type { FilloutOperations, FilloutResource } from './operationNames';
@@ -15,7 +16,10 @@ import * as webhook from './webhook';
 /** An operation run once per input item: each result object becomes an output item. */
 type ItemOperation = {
 	description: INodeProperties[];
-	executeItem(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]>;
+	executeItem(
+		this: IExecuteFunctions,
+		itemIndex: number,
+	): Promise<IDataObject | IDataObject[] | BuiltItems>;
 };
 
 /** An operation that takes all items at once (Create sends them in batches). */

@@ -136,9 +136,12 @@ export function simplifySubmission(
 	return result;
 }
 
-/** Simplifies submissions of one form with one shared key map. */
-export function simplifySubmissions(submissions: readonly Submission[]): IDataObject[] {
-	const keys = questionKeyMap(questionsOf(submissions));
+/** Simplifies submissions of one form with one shared key map; `reserved` as for questionKeyMap. */
+export function simplifySubmissions(
+	submissions: readonly Submission[],
+	reserved: readonly string[] = RESERVED_KEYS,
+): IDataObject[] {
+	const keys = questionKeyMap(questionsOf(submissions), reserved);
 	return submissions.map((submission) => simplifySubmission(submission, keys));
 }
 

@@ -29,6 +29,11 @@ export function failedItem(
 	return errorItem(failure, itemIndex);
 }
 
+/** Output items an operation built itself (with binary data); forEachItem pairs them. */
+export class BuiltItems {
+	constructor(readonly items: INodeExecutionData[]) {}
+}
+
 /**
  * Runs an operation once per input item. Each result object becomes an output item
  * paired to its input; with "Continue On Fail" a failing item becomes an error item
@@ -37,12 +42,16 @@ export function failedItem(
 export async function forEachItem(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
-	run: (itemIndex: number) => Promise<IDataObject | IDataObject[]>,
+	run: (itemIndex: number) => Promise<IDataObject | IDataObject[] | BuiltItems>,
 ): Promise<INodeExecutionData[]> {
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const result = await run(itemIndex);
+			if (result instanceof BuiltItems) {
+				for (const item of result.items) output.push({ ...item, pairedItem: { item: itemIndex } });
+				continue;
+			}
 			for (const json of Array.isArray(result) ? result : [result]) {
 				output.push({ json, pairedItem: { item: itemIndex } });
 			}

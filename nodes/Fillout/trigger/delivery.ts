@@ -150,18 +150,20 @@ export interface FormFacts {
 /**
  * The item a delivery starts the workflow with: the simplified submission (unknown
  * question types left out) or the submission as sent, plus the form's id and name and
- * any `extra` fields (the polling trigger's `status`); question names never take those keys.
+ * any `extra` fields (the polling trigger's `status`). `reserved` names further keys the
+ * caller adds later (the file list); question names never take any of those keys.
  */
 export function deliveryItem(
 	submission: Submission,
 	form: FormFacts,
 	simplify: boolean,
 	extra: IDataObject = {},
+	reserved: readonly string[] = [],
 ): IDataObject {
 	const added = { formId: form.formId, formName: form.formName, ...extra };
 	if (!simplify) return { ...added, ...submission, ...extra };
 	const readable = readableSubmission(submission);
-	const taken = [...RESERVED_KEYS, ...FORM_KEYS, ...Object.keys(extra)];
+	const taken = [...RESERVED_KEYS, ...FORM_KEYS, ...Object.keys(extra), ...reserved];
 	const keys = questionKeyMap(readable.questions ?? [], taken);
 	return { ...simplifySubmission(readable, keys), ...added };
 }

@@ -157,7 +157,7 @@ describe('Fillout node description', () => {
 describe('Fillout Trigger description', () => {
 	const described = trigger.description;
 
-	it('is a webhook trigger with the node’s credentials, a form and Simplify', () => {
+	it('is a webhook trigger with the node’s credentials, a form, Simplify and Download Files', () => {
 		expect(described.name).toBe('filloutTrigger');
 		expect(described.group).toEqual(['trigger']);
 		expect(described.inputs).toEqual([]);
@@ -166,7 +166,13 @@ describe('Fillout Trigger description', () => {
 		expect(described.webhooks).toEqual([
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		]);
-		expect(described.properties.map((p) => p.name)).toEqual(['authentication', 'form', 'simplify']);
+		expect(described.properties.map((p) => p.name)).toEqual([
+			'authentication',
+			'form',
+			'simplify',
+			'downloadFiles',
+			'fileOptions',
+		]);
 		expect(typeof trigger.webhook).toBe('function');
 		expect(Object.keys(trigger.webhookMethods.default).sort()).toEqual([
 			'checkExists',

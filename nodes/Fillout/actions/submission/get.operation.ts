@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { Submission } from '../../helpers/interfaces';
-import { simplifySubmission } from '../../helpers/simplify';
+import { questionKeyMap, RESERVED_KEYS, simplifySubmission } from '../../helpers/simplify';
 import { filloutRequest } from '../../transport';
 import {
 	formLocator,
@@ -10,7 +10,14 @@ import {
 	simplifyOption,
 	submissionIdField,
 } from '../../shared/descriptions';
+import { BuiltItems } from '../../shared/itemLoop';
 import { formIdOf, submissionIdOf } from '../../shared/parameters';
+import {
+	downloadFilesParameters,
+	FILES_KEY,
+	fileSettingsOf,
+	itemsWithFiles,
+} from '../../shared/submissionFiles';
 
 const properties: INodeProperties[] = [
 	formLocator,
@@ -24,6 +31,7 @@ const properties: INodeProperties[] = [
 		options: [includeEditLinkOption],
 	},
 	simplifyOption,
+	...downloadFilesParameters,
 ];
 
 export const description = updateDisplayOptions(
@@ -34,7 +42,7 @@ export const description = updateDisplayOptions(
 export async function executeItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<IDataObject> {
+): Promise<IDataObject | BuiltItems> {
 	const formId = formIdOf(this, itemIndex);
 	const submissionId = submissionIdOf(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -46,5 +54,18 @@ export async function executeItem(
 		context: { formId, submissionId },
 		itemIndex,
 	});
-	return simplify ? simplifySubmission(answer.submission) : answer.submission;
+	const { submission } = answer;
+	const files = fileSettingsOf((name, fallback) =>
+		this.getNodeParameter(name, itemIndex, fallback),
+	);
+	if (!files) return simplify ? simplifySubmission(submission) : submission;
+	const json = simplify
+		? simplifySubmission(
+				submission,
+				questionKeyMap(submission.questions ?? [], [...RESERVED_KEYS, FILES_KEY]),
+			)
+		: submission;
+	return new BuiltItems(
+		await itemsWithFiles(this, [submission], [json], files, { itemIndex, onFailure: 'fail' }),
+	);
 }

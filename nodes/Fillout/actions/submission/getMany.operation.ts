@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { formatInZone, isEmptyDate, parseDateInput } from '../../helpers/dates';
-import { simplifySubmissions } from '../../helpers/simplify';
+import { RESERVED_KEYS, simplifySubmissions } from '../../helpers/simplify';
 import {
 	formLocator,
 	includeEditLinkOption,
@@ -10,9 +10,16 @@ import {
 	returnAllOption,
 	simplifyOption,
 } from '../../shared/descriptions';
+import { BuiltItems } from '../../shared/itemLoop';
 import { itemProblem } from '../../shared/nodeErrors';
 import { formIdOf } from '../../shared/parameters';
 import { readSubmissions } from '../../shared/readSubmissions';
+import {
+	downloadFilesParameters,
+	FILES_KEY,
+	fileSettingsOf,
+	itemsWithFiles,
+} from '../../shared/submissionFiles';
 
 const properties: INodeProperties[] = [
 	formLocator,
@@ -89,6 +96,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	simplifyOption,
+	...downloadFilesParameters,
 ];
 
 export const description = updateDisplayOptions(
@@ -126,7 +134,7 @@ function dateFilter(
 export async function executeItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<IDataObject[]> {
+): Promise<IDataObject[] | BuiltItems> {
 	const formId = formIdOf(this, itemIndex);
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
@@ -148,5 +156,14 @@ export async function executeItem(
 
 	// The pager's own errors (a service that never finishes) become item errors in forEachItem.
 	const submissions = await readSubmissions(this, formId, pagerOptions, fixed, itemIndex);
-	return simplify ? simplifySubmissions(submissions) : submissions;
+	const files = fileSettingsOf((name, fallback) =>
+		this.getNodeParameter(name, itemIndex, fallback),
+	);
+	if (!files) return simplify ? simplifySubmissions(submissions) : submissions;
+	const jsons = simplify
+		? simplifySubmissions(submissions, [...RESERVED_KEYS, FILES_KEY])
+		: submissions;
+	return new BuiltItems(
+		await itemsWithFiles(this, submissions, jsons, files, { itemIndex, onFailure: 'fail' }),
+	);
 }
