@@ -32,6 +32,8 @@ export const EXAMPLES = {
 	import: 'bulk-import.json',
 	/** Fillout Polling Trigger (every 5 minutes) → Set. */
 	polling: 'polled-submissions.json',
+	/** Manual Trigger → Fillout (Get Many, Download Files) → Split Out → Read/Write Files. */
+	files: 'submission-files-to-folder.json',
 } as const;
 
 export type ExampleKey = keyof typeof EXAMPLES;
