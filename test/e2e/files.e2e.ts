@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-import { EXAMPLE_CREDENTIALS, EXAMPLES_DIR, FORM_PLACEHOLDER } from '../../scripts/examples';
+import { EXAMPLES_DIR, FORM_PLACEHOLDER } from '../../scripts/examples';
 import { fileOriginFor } from '../../sandbox/files';
 import { createApiKeyCredential } from './lib/credentials';
 import type { WorkflowDefinition } from './lib/n8nClient';
@@ -36,9 +36,11 @@ let files: string;
 
 beforeAll(async () => {
 	e2e = await connectE2e();
+	// Not the examples' "Fillout account": two credentials of that name would leave the
+	// editor unable to link an imported example to one (browser/examples.browser.e2e.ts).
 	credential = await createApiKeyCredential(
 		e2e.n8n,
-		EXAMPLE_CREDENTIALS.filloutFormsApi,
+		unique('Fillout files key'),
 		e2e.demo.apiKeys[0],
 		e2e.state.sandbox.origin,
 	);

@@ -281,6 +281,23 @@ async function answerLabels(ndv: Locator, count: number): Promise<string[]> {
 	return (await fields.allInnerTexts()).map((text) => text.split('\n')[0].trim());
 }
 
+/**
+ * The labels once they are `expected`, or as they are after 15 s: a refresh replaces
+ * labels that are already there, so their number alone does not say it has happened.
+ */
+async function answerLabelsOnceRefreshed(ndv: Locator, expected: string[]): Promise<string[]> {
+	let labels = await answerLabels(ndv, expected.length);
+	for (
+		let waited = 0;
+		waited < 15_000 && labels.join('\n') !== expected.join('\n');
+		waited += 250
+	) {
+		await ndv.page().waitForTimeout(250);
+		labels = await answerLabels(ndv, expected.length);
+	}
+	return labels;
+}
+
 describe('Create: the Answers columns the editor saves', () => {
 	it('Map Each Column Manually: opening the node saves one schema entry per question; Map Automatically keeps them', async () => {
 		const { page } = browser;
@@ -405,9 +422,8 @@ describe('Create: Answers saved before the form changed (stale schema)', () => {
 			const ndv = await openFilloutNode(workflowId);
 			if (legacyEditor) await refreshStaleColumnsByHand(page, ndv, mode);
 			if (mode === 'defineBelow') {
-				await expect(answerLabels(ndv, CHANGED_SCHEMA.length)).resolves.toEqual(
-					CHANGED_SCHEMA.map((field) => field.displayName),
-				);
+				const expected = CHANGED_SCHEMA.map((field) => field.displayName);
+				await expect(answerLabelsOnceRefreshed(ndv, expected)).resolves.toEqual(expected);
 			}
 			// No "outdated" warning is left to act on.
 			await expect(ndv.getByText('Refresh to see', { exact: false }).count()).resolves.toBe(0);
