@@ -10,6 +10,7 @@ import {
 	formLocator,
 	simplifyOption,
 } from './shared/descriptions';
+import { downloadFilesParameters } from './shared/submissionFiles';
 
 /**
  * Asks Fillout for new submissions on a schedule ("Poll Times"), for n8n instances that
@@ -43,6 +44,7 @@ export class FilloutPollingTrigger implements INodeType {
 			},
 			...pollingProperties,
 			simplifyOption,
+			...downloadFilesParameters,
 		],
 	};
 

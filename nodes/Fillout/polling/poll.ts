@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import type { Submission } from '../helpers/interfaces';
 import { formIdForTrigger } from '../shared/parameters';
 import { readSubmissions } from '../shared/readSubmissions';
+import { FILES_KEY, fileSettingsOf, itemsWithFiles } from '../shared/submissionFiles';
 import { getFormMetadata } from '../transport';
 import { deliveryItem } from '../trigger/delivery';
 import { recallPollState, rememberPollState } from './memory';
@@ -74,14 +75,13 @@ export async function pollSubmissions(
 		}
 	}
 
+	const emitted = start.kind === 'quiet' ? [] : [...finished.fresh, ...inProgress];
+	const statuses = emitted.map((_, i) => (i < finished.fresh.length ? 'finished' : 'in_progress'));
+	// Files first: the cursor moves only once the items are complete.
+	const items = await itemsOf(this, emitted, statuses, next, settings);
 	staticData[POLL_STATE_KEY] = next as unknown as IDataObject;
 	rememberPollState(this, next);
-	if (start.kind === 'quiet') return null;
-	const items = [
-		...finished.fresh.map((s) => itemOf(s, next, settings, 'finished')),
-		...inProgress.map((s) => itemOf(s, next, settings, 'in_progress')),
-	];
-	return items.length === 0 ? null : [this.helpers.returnJsonArray(items)];
+	return items.length === 0 ? null : [items];
 }
 
 async function startOf(
@@ -165,23 +165,38 @@ async function latestSubmission(
 			)
 		)[0];
 	const finished = await newest('finished');
-	if (finished) return [[itemOf(finished, state, settings, 'finished')]];
+	if (finished) return [await itemsOf(ctx, [finished], ['finished'], state, settings)];
 	const started = settings.inProgress === 'ignore' ? undefined : await newest('in_progress');
-	if (started) return [[itemOf(started, state, settings, 'in_progress')]];
+	if (started) return [await itemsOf(ctx, [started], ['in_progress'], state, settings)];
 	throw noSubmissionYet(ctx, form.name);
 }
 
-function itemOf(
-	submission: Submission,
+type SubmissionStatus = 'finished' | 'in_progress';
+
+/**
+ * The items for these submissions, marked with their status; with Download Files on, each
+ * carries its files as binary data. A file that cannot be fetched is noted in its `files`
+ * entry instead of failing the poll: failing it would keep the cursor, and a link that
+ * stays broken would then stop every later submission.
+ */
+async function itemsOf(
+	ctx: IPollFunctions,
+	submissions: Submission[],
+	statuses: SubmissionStatus[],
 	state: PollState,
 	settings: PollSettings,
-	status: 'finished' | 'in_progress',
-): INodeExecutionData {
-	const json = deliveryItem(
-		submission,
-		{ formId: state.formId, formName: state.formName },
-		settings.simplify,
-		{ status },
+): Promise<INodeExecutionData[]> {
+	const files = fileSettingsOf((name, fallback) => ctx.getNodeParameter(name, fallback));
+	const form = { formId: state.formId, formName: state.formName };
+	const jsons = submissions.map((submission, i) =>
+		deliveryItem(
+			submission,
+			form,
+			settings.simplify,
+			{ status: statuses[i] },
+			files ? [FILES_KEY] : [],
+		),
 	);
-	return { json };
+	if (!files || jsons.length === 0) return jsons.map((json) => ({ json }));
+	return await itemsWithFiles(ctx, submissions, jsons, files, { onFailure: 'record' });
 }

@@ -1,0 +1,131 @@
+/**
+ * The Fillout Polling Trigger with Download Files, in n8n-core's real PollContext against
+ * the sandbox over HTTP: the files of each emitted submission arrive as binary data, byte
+ * for byte; a file that cannot be fetched is noted on its item and never stops the cursor;
+ * Fetch Test Event brings the files too. No file request carries the credential.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	bytesOfBinary,
+	fileOrigin,
+	newFileForm,
+	respondWith,
+	sha256,
+} from '../nodes/integration/filesSupport';
+import { useSandbox } from '../nodes/integration/support';
+import { countingRequests, idsOf, pollingTrigger } from './support';
+
+const sandbox = useSandbox();
+
+beforeEach(() => sandbox().context.files.reset());
+afterEach(() => expect(sandbox().context.files.withAuthorization()).toEqual([]));
+
+async function hashOf(url: string): Promise<string> {
+	return sha256(Buffer.from(await (await fetch(url)).arrayBuffer()));
+}
+
+function answersWithFiles(resumeUrl: string, signatureUrl: string): IDataObject {
+	return {
+		Name: 'Ana',
+		Résumé: [{ url: resumeUrl, filename: 'cv.pdf' }],
+		Signature: signatureUrl,
+	};
+}
+
+describe('Download Files on the polling trigger', () => {
+	it('emits each new submission once with its uploads, signature and documents as binary data', async () => {
+		const files = fileOrigin(sandbox());
+		const urls = {
+			cv: `${files}/files/p1/cv.pdf?size=2000000`,
+			signature: `${files}/files/p2/signature.png`,
+			summary: `${files}/files/p3/summary.pdf`,
+		};
+		const formId = await newFileForm(sandbox());
+		const trigger = pollingTrigger(sandbox(), formId, { downloadFiles: true });
+		await trigger.activate();
+		const submissionId = await respondWith(sandbox(), formId, {
+			answers: answersWithFiles(urls.cv, urls.signature),
+			documents: [{ id: 'd1', name: 'Summary', url: urls.summary }],
+		});
+
+		const polled = await trigger.poll();
+		expect(idsOf(polled.items)).toEqual([submissionId]);
+		const [item] = polled.items ?? [];
+		expect(item.json).toMatchObject({ Name: 'Ana', status: 'finished', formId });
+		const expected: Record<string, [string, string, string]> = {
+			Resume_1: [urls.cv, 'cv.pdf', 'application/pdf'],
+			Signature_1: [urls.signature, 'signature.png', 'image/png'],
+			document_1: [urls.summary, 'summary.pdf', 'application/pdf'],
+		};
+		expect(Object.keys(item.binary ?? {})).toEqual(Object.keys(expected));
+		for (const [property, [url, fileName, mimeType]] of Object.entries(expected)) {
+			const binary = item.binary![property];
+			expect([binary.fileName, binary.mimeType]).toEqual([fileName, mimeType]);
+			expect(sha256(await bytesOfBinary(binary))).toBe(await hashOf(url));
+		}
+		expect((item.json.files as IDataObject[]).map((file) => file.binaryProperty)).toEqual(
+			Object.keys(expected),
+		);
+
+		const idle = await countingRequests(sandbox(), () => trigger.poll());
+		expect(idle.result).toEqual({ items: null });
+		expect([idle.list, idle.metadata]).toEqual([1, 0]);
+	});
+
+	it('a file that cannot be fetched is noted on its item; the cursor moves on and the next submission comes', async () => {
+		const files = fileOrigin(sandbox());
+		const formId = await newFileForm(sandbox());
+		const trigger = pollingTrigger(sandbox(), formId, { downloadFiles: true });
+		await trigger.activate();
+		const broken = await respondWith(sandbox(), formId, {
+			answers: answersWithFiles(`${files}/files/missing/cv.pdf`, `${files}/files/q/signature.png`),
+		});
+
+		const first = await trigger.poll();
+		expect(first.error).toBeUndefined();
+		expect(idsOf(first.items)).toEqual([broken]);
+		const [item] = first.items ?? [];
+		expect(Object.keys(item.binary ?? {})).toEqual(['Signature_1']);
+		expect((item.json.files as IDataObject[])[0]).toMatchObject({
+			binaryProperty: 'Resume_1',
+			error: `Could not download "cv.pdf" (question "Résumé", submission ${broken}): the file host answered 404`,
+		});
+
+		const next = await respondWith(sandbox(), formId, {
+			answers: answersWithFiles(`${files}/files/r/cv.pdf`, `${files}/files/r/signature.png`),
+		});
+		const second = await trigger.poll();
+		expect(idsOf(second.items)).toEqual([next]);
+		expect(Object.keys(second.items?.[0].binary ?? {})).toEqual(['Resume_1', 'Signature_1']);
+	});
+
+	it('Fetch Test Event brings the newest submission with its files and leaves the cursor', async () => {
+		const files = fileOrigin(sandbox());
+		const formId = await newFileForm(sandbox());
+		const trigger = pollingTrigger(sandbox(), formId, { downloadFiles: true });
+		await trigger.activate();
+		const submissionId = await respondWith(sandbox(), formId, {
+			answers: answersWithFiles(`${files}/files/m/cv.pdf`, `${files}/files/m/signature.png`),
+		});
+
+		const test = await trigger.fetchTestEvent();
+		expect(idsOf(test.items)).toEqual([submissionId]);
+		expect(Object.keys(test.items?.[0].binary ?? {})).toEqual(['Resume_1', 'Signature_1']);
+		expect(idsOf((await trigger.poll()).items)).toEqual([submissionId]);
+	});
+
+	it('with the option off, items carry no binary data and no file list', async () => {
+		const files = fileOrigin(sandbox());
+		const formId = await newFileForm(sandbox());
+		const trigger = pollingTrigger(sandbox(), formId);
+		await trigger.activate();
+		await respondWith(sandbox(), formId, {
+			answers: answersWithFiles(`${files}/files/o/cv.pdf`, `${files}/files/o/signature.png`),
+		});
+		const [item] = (await trigger.poll()).items ?? [];
+		expect(item.binary).toBeUndefined();
+		expect(item.json).not.toHaveProperty('files');
+		expect(sandbox().context.files.requests).toEqual([]);
+	});
+});
