@@ -2,7 +2,8 @@
 /**
  * Download Files in a real n8n: the example workflow (Get Many with Download Files →
  * Split Out → Read/Write Files) writes every file of a form's submissions to disk, and
- * the Fillout Trigger with Download Files does the same for a real delivery. The files
+ * the Fillout Trigger with Download Files does the same for a real delivery, and the
+ * Fillout Polling Trigger for a submission it backfills when published. The files
  * on disk must hash like the sandbox's originals, and no file request may carry a
  * credential.
  */
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { EXAMPLES_DIR, FORM_PLACEHOLDER } from '../../scripts/examples';
 import { fileOriginFor } from '../../sandbox/files';
 import { createApiKeyCredential } from './lib/credentials';
-import type { WorkflowDefinition } from './lib/n8nClient';
+import type { NodeDefinition, WorkflowDefinition } from './lib/n8nClient';
 import { NODE_TYPES } from './lib/paths';
 import { sleep } from './lib/processes';
 import { http } from '../support/http';
@@ -135,26 +136,20 @@ it('the example workflow writes every file of the submissions to a folder, byte 
 	expect((await fileLog()).withAuthorization).toEqual([]);
 });
 
-it('the trigger with Download Files turns a real delivery’s files into binary data', async () => {
-	const formId = (
-		await e2e.sandbox.createForm({ name: unique('files trigger'), questions: QUESTIONS })
-	).id;
-	const dir = join(folder, 'trigger');
-	mkdirSync(dir);
-	const names = { trigger: 'Fillout Trigger', split: 'One Item per File', write: 'Write Files' };
-	const workflow: WorkflowDefinition = {
-		name: unique('files trigger'),
+/**
+ * `trigger` (with Download Files) → Split Out (one item per file) → Read/Write Files, which
+ * writes each file to `dir` as `<submission ID>-<file name>`.
+ */
+function filesToFolderWorkflow(
+	name: string,
+	trigger: NodeDefinition,
+	dir: string,
+): WorkflowDefinition {
+	const names = { split: 'One Item per File', write: 'Write Files' };
+	return {
+		name,
 		nodes: [
-			{
-				id: randomUUID(),
-				name: names.trigger,
-				type: NODE_TYPES.trigger,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { authentication: 'apiKey', form: formById(formId), downloadFiles: true },
-				credentials: credentialsOf(credential),
-			},
+			trigger,
 			{
 				id: randomUUID(),
 				name: names.split,
@@ -183,11 +178,49 @@ it('the trigger with Download Files turns a real delivery’s files into binary 
 			},
 		],
 		connections: {
-			[names.trigger]: { main: [[{ node: names.split, type: 'main', index: 0 }]] },
+			[trigger.name]: { main: [[{ node: names.split, type: 'main', index: 0 }]] },
 			[names.split]: { main: [[{ node: names.write, type: 'main', index: 0 }]] },
 		},
 		settings: { executionOrder: 'v1' },
 	};
+}
+
+/** The one execution's outcome and the files it wrote, against the sandbox's originals. */
+async function expectFilesWritten(
+	workflowId: string,
+	dir: string,
+	made: Awaited<ReturnType<typeof submitFiles>>,
+): Promise<void> {
+	const [summary] = await e2e.n8n.waitForExecutions(workflowId, 1, 60_000);
+	const execution = await e2e.n8n.getExecution(summary.id);
+	expect({ status: execution?.status, error: execution?.error }).toEqual({
+		status: 'success',
+		error: undefined,
+	});
+	expect(writtenHashes(dir)).toEqual(await expectedHashes(made.submissionId, made.urls));
+	expect((await fileLog()).withAuthorization).toEqual([]);
+}
+
+it('the trigger with Download Files turns a real delivery’s files into binary data', async () => {
+	const formId = (
+		await e2e.sandbox.createForm({ name: unique('files trigger'), questions: QUESTIONS })
+	).id;
+	const dir = join(folder, 'trigger');
+	mkdirSync(dir);
+	const workflow = filesToFolderWorkflow(
+		unique('files trigger'),
+		{
+			id: randomUUID(),
+			name: 'Fillout Trigger',
+			type: NODE_TYPES.trigger,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: randomUUID(),
+			parameters: { authentication: 'apiKey', form: formById(formId), downloadFiles: true },
+			credentials: credentialsOf(credential),
+		},
+		dir,
+	);
 	const { id: workflowId } = await e2e.n8n.createWorkflow(workflow);
 	try {
 		expect((await e2e.n8n.activateWorkflow(workflowId)).active).toBe(true);
@@ -199,16 +232,43 @@ it('the trigger with Download Files turns a real delivery’s files into binary 
 			else await sleep(250);
 		}
 		expect(delivered).toBeDefined();
-		const [summary] = await e2e.n8n.waitForExecutions(workflowId, 1, 60_000);
-		const execution = await e2e.n8n.getExecution(summary.id);
-		expect({ status: execution?.status, error: execution?.error }).toEqual({
-			status: 'success',
-			error: undefined,
-		});
-		expect(writtenHashes(dir)).toEqual(
-			await expectedHashes(delivered!.submissionId, delivered!.urls),
-		);
-		expect((await fileLog()).withAuthorization).toEqual([]);
+		await expectFilesWritten(workflowId, dir, delivered!);
+	} finally {
+		await e2e.n8n.deactivateWorkflow(workflowId).catch(() => undefined);
+	}
+});
+
+it('the polling trigger with Download Files writes a backfilled submission’s files, byte for byte', async () => {
+	const formId = (
+		await e2e.sandbox.createForm({ name: unique('files polling'), questions: QUESTIONS })
+	).id;
+	const dir = join(folder, 'polling');
+	mkdirSync(dir);
+	const made = await submitFiles(formId, 'p1');
+	// Start From the beginning: the poll that publishing runs emits it, no minute's wait.
+	const workflow = filesToFolderWorkflow(
+		unique('files polling'),
+		{
+			id: randomUUID(),
+			name: 'Fillout Polling Trigger',
+			type: NODE_TYPES.pollingTrigger,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {
+				pollTimes: { item: [{ mode: 'everyMinute' }] },
+				authentication: 'apiKey',
+				form: formById(formId),
+				startFrom: 'beginning',
+				downloadFiles: true,
+			},
+			credentials: credentialsOf(credential),
+		},
+		dir,
+	);
+	const { id: workflowId } = await e2e.n8n.createWorkflow(workflow);
+	try {
+		expect((await e2e.n8n.activateWorkflow(workflowId)).active).toBe(true);
+		await expectFilesWritten(workflowId, dir, made);
 	} finally {
 		await e2e.n8n.deactivateWorkflow(workflowId).catch(() => undefined);
 	}
