@@ -9,7 +9,7 @@
  * what the sandbox served.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { fileChunks, fileOriginFor } from '../sandbox/files';
@@ -120,13 +120,35 @@ async function prepareForm(env: E2eEnvironment, sizes: FilesSizes, label: string
 const filesWorkflow = (name: string, credential: CredentialRef, formId: string) =>
 	filloutExportWorkflow(name, credential, formId, { downloadFiles: true });
 
-/** The run, or an error as soon as n8n's process group is gone (out of memory, a crash). */
+/**
+ * What n8n's log says went wrong after `offset`: an execution whose data it cannot save
+ * (in the in-memory mode, 1 GB of base64 is more than one string can hold) stays
+ * "running" in its record for good.
+ */
+function hookFailure(logFile: string, offset: number): string | undefined {
+	const text = readFileSync(logFile).subarray(offset).toString('utf8');
+	const failure = /There was a problem running hook "(\w+)" (\w*Error: [^\n]*)/.exec(text);
+	return failure
+		? `n8n could not finish the execution (hook ${failure[1]}: ${failure[2]})`
+		: undefined;
+}
+
+/**
+ * The run, or an error as soon as n8n's process group is gone (out of memory, a crash)
+ * or its log shows that the execution will never be recorded as ended.
+ */
 async function runWhileAlive(env: E2eEnvironment, workflow: WorkflowDefinition) {
+	const offset = statSync(env.n8n.logFile).size;
+	const began = Date.now();
 	let watching = true;
 	const watch = async (): Promise<never> => {
 		while (watching) {
 			await sleep(1000);
-			if (watching && !groupAlive(env.n8n.pid)) throw new Error('n8n exited during the run');
+			if (!watching) break;
+			const failure = groupAlive(env.n8n.pid)
+				? hookFailure(env.n8n.logFile, offset)
+				: 'n8n exited during the run';
+			if (failure) throw new Error(`${failure}, ${((Date.now() - began) / 1000).toFixed(0)} s in`);
 		}
 		return await new Promise<never>(() => {});
 	};
