@@ -54,19 +54,29 @@ interface FilesVariant {
 	version: string;
 	mode: 'filesystem' | 'default';
 	label: string;
+	/** Files this many times smaller than the scenario's (what the in-memory mode can finish). */
+	shrink?: number;
 }
 
-/** The risky in-memory variant last, so that the others are measured whatever it does. */
+/** The risky in-memory variants last, so that the others are measured whatever they do. */
 export const FILES_VARIANTS: FilesVariant[] = [
 	{ key: '2.41-fs', version: '2.41.1', mode: 'filesystem', label: 'n8n 2.41.1, filesystem' },
 	{ key: '1.123-fs', version: '1.123.81', mode: 'filesystem', label: 'n8n 1.123.81, filesystem' },
 	{ key: '1.123-default', version: '1.123.81', mode: 'default', label: 'n8n 1.123.81, default' },
+	{
+		key: '1.123-default-small',
+		version: '1.123.81',
+		mode: 'default',
+		label: 'n8n 1.123.81, default',
+		shrink: 5,
+	},
 ];
 
 export interface FilesRow {
 	variant: string;
 	status: string;
 	expectedFiles: number;
+	fileBytes: number;
 	/** Binary properties in the execution's output with the expected size. */
 	files?: number;
 	bytes?: number;
@@ -265,6 +275,7 @@ async function measure(
 		variant: variant.label,
 		status: run instanceof Error ? run.message : run.status,
 		expectedFiles: sizes.submissions * sizes.filesPerSubmission,
+		fileBytes: sizes.fileBytes,
 		...counts,
 		memory,
 		notes: [],
@@ -321,11 +332,13 @@ export async function runFilesBench(
 ): Promise<FilesRun> {
 	const run: FilesRun = { rows: [], loadBefore: loadNow() };
 	for (const variant of FILES_VARIANTS) {
-		const row = await runVariant(variant, sizes, run, log).catch(
+		const own = { ...sizes, fileBytes: Math.round(sizes.fileBytes / (variant.shrink ?? 1)) };
+		const row = await runVariant(variant, own, run, log).catch(
 			(error: Error): FilesRow => ({
 				variant: variant.label,
 				status: `did not run: ${error.message.split('\n')[0]}`,
-				expectedFiles: sizes.submissions * sizes.filesPerSubmission,
+				expectedFiles: own.submissions * own.filesPerSubmission,
+				fileBytes: own.fileBytes,
 				fileRequests: 0,
 				apiRequests: 0,
 				notes: [],
@@ -338,6 +351,8 @@ export async function runFilesBench(
 	return run;
 }
 
+const size = (bytes: number) =>
+	bytes >= MIB ? `${(bytes / MIB).toFixed(bytes % MIB ? 1 : 0)} MiB` : `${bytes} B`;
 const mib = (bytes?: number) => (bytes === undefined ? '–' : `${(bytes / MIB).toFixed(0)} MiB`);
 
 /** The target is for filesystem mode; the in-memory mode is measured to state what it does. */
@@ -350,13 +365,13 @@ function targetCell(row: FilesRow): string {
 
 export function filesTable(rows: FilesRow[]): string {
 	const lines = [
-		'| variant (binary data mode) | execution | files (right size) | bytes hash-checked | file requests | API requests | wall | MB/s | RSS baseline | RSS peak | growth | growth < 200 MiB |',
-		'| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --- |',
+		'| variant (binary data mode) | files × size | execution | files (right size) | bytes hash-checked | file requests | API requests | wall | MB/s | RSS baseline | RSS peak | growth | growth < 200 MiB |',
+		'| --- | --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --- |',
 	];
 	for (const row of rows) {
 		const rate = row.wallMs && row.bytes ? (row.bytes / 1e6 / (row.wallMs / 1000)).toFixed(1) : '–';
 		lines.push(
-			`| ${row.variant} | ${row.status} | ${row.files ?? '–'}/${row.expectedFiles} | ${row.hashed ?? '–'} (${mib(row.bytes)}) | ${row.fileRequests} | ${row.apiRequests} | ${row.wallMs === undefined ? '–' : `${(row.wallMs / 1000).toFixed(1)} s`} | ${rate} | ${mib(row.memory?.baseline)} | ${mib(row.memory?.peak)} | ${mib(row.memory?.growth)} | ${targetCell(row)} |`,
+			`| ${row.variant} | ${row.expectedFiles} × ${size(row.fileBytes)} | ${row.status} | ${row.files ?? '–'}/${row.expectedFiles} | ${row.hashed ?? '–'} (${mib(row.bytes)}) | ${row.fileRequests} | ${row.apiRequests} | ${row.wallMs === undefined ? '–' : `${(row.wallMs / 1000).toFixed(1)} s`} | ${rate} | ${mib(row.memory?.baseline)} | ${mib(row.memory?.peak)} | ${mib(row.memory?.growth)} | ${targetCell(row)} |`,
 		);
 	}
 	const notes = rows.flatMap((row) => row.notes.map((note) => `- ${row.variant}: ${note}`));
@@ -365,5 +380,5 @@ export function filesTable(rows: FilesRow[]): string {
 
 export function filesHeader(sizes: FilesSizes, quick: boolean): string {
 	const count = sizes.submissions * sizes.filesPerSubmission;
-	return `Download Files: one execution, Manual Trigger → Fillout Submission → Get Many (Return All, Download Files) over ${sizes.submissions} submissions × ${sizes.filesPerSubmission} files of ${mib(sizes.fileBytes)} (${count} files, ${mib(count * sizes.fileBytes)})${quick ? ' (QUICK)' : ''}; each variant in a fresh n8n and sandbox (${RATE_LIMIT} requests/s, +${LATENCY_MS} ms per API request; file routes are not API calls). Wall = the execution's startedAt → stoppedAt. Memory = RSS of n8n's process group every ${SAMPLE_MS} ms; growth = peak − median of a ${BASELINE_MS / 1000} s baseline after a warm-up run.`;
+	return `Download Files: one execution, Manual Trigger → Fillout Submission → Get Many (Return All, Download Files) over ${sizes.submissions} submissions × ${sizes.filesPerSubmission} files of ${mib(sizes.fileBytes)} (${count} files, ${mib(count * sizes.fileBytes)}; a row with smaller files says so)${quick ? ' (QUICK)' : ''}; each variant in a fresh n8n and sandbox (${RATE_LIMIT} requests/s, +${LATENCY_MS} ms per API request; file routes are not API calls). Wall = the execution's startedAt → stoppedAt. Memory = RSS of n8n's process group every ${SAMPLE_MS} ms; growth = peak − median of a ${BASELINE_MS / 1000} s baseline after a warm-up run.`;
 }
