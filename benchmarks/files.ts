@@ -50,7 +50,7 @@ export const FILES_FULL: FilesSizes = {
 export const FILES_QUICK: FilesSizes = { submissions: 10, filesPerSubmission: 2, fileBytes: MIB };
 
 interface FilesVariant {
-	key: string;
+	slug: string;
 	version: string;
 	mode: 'filesystem' | 'default';
 	label: string;
@@ -60,11 +60,11 @@ interface FilesVariant {
 
 /** The risky in-memory variants last, so that the others are measured whatever they do. */
 export const FILES_VARIANTS: FilesVariant[] = [
-	{ key: '2.41-fs', version: '2.41.1', mode: 'filesystem', label: 'n8n 2.41.1, filesystem' },
-	{ key: '1.123-fs', version: '1.123.81', mode: 'filesystem', label: 'n8n 1.123.81, filesystem' },
-	{ key: '1.123-default', version: '1.123.81', mode: 'default', label: 'n8n 1.123.81, default' },
+	{ slug: '2.41-fs', version: '2.41.1', mode: 'filesystem', label: 'n8n 2.41.1, filesystem' },
+	{ slug: '1.123-fs', version: '1.123.81', mode: 'filesystem', label: 'n8n 1.123.81, filesystem' },
+	{ slug: '1.123-default', version: '1.123.81', mode: 'default', label: 'n8n 1.123.81, default' },
 	{
-		key: '1.123-default-small',
+		slug: '1.123-default-small',
 		version: '1.123.81',
 		mode: 'default',
 		label: 'n8n 1.123.81, default',
@@ -254,10 +254,10 @@ async function measure(
 	log: (line: string) => void,
 ): Promise<FilesRow> {
 	const warm = await prepareForm(env, { ...sizes, submissions: 2, fileBytes: 1000 }, 'warm-up');
-	const main = await prepareForm(env, sizes, variant.key);
+	const main = await prepareForm(env, sizes, variant.slug);
 	await runTimed(
 		env.client,
-		filesWorkflow(`files ${variant.key} warm-up`, warm.credential, warm.formId),
+		filesWorkflow(`files ${variant.slug} warm-up`, warm.credential, warm.formId),
 	);
 	await fetch(`${env.sandbox.origin}/_sandbox/files/reset`, { method: 'POST' });
 	await env.sandbox.control.resetStats();
@@ -266,8 +266,8 @@ async function measure(
 	sampler.start();
 	await sleep(BASELINE_MS);
 	sampler.markBaseline();
-	log(`files ${variant.key}: running`);
-	const workflow = filesWorkflow(`files ${variant.key}`, main.credential, main.formId);
+	log(`files ${variant.slug}: running`);
+	const workflow = filesWorkflow(`files ${variant.slug}`, main.credential, main.formId);
 	const run: TimedRun | Error = await runWhileAlive(env, workflow).catch((error: Error) => error);
 	const memory = sampler.stop();
 	const counts = await sandboxCounts(env, main.apiKey);
@@ -282,7 +282,7 @@ async function measure(
 	};
 	if (run instanceof Error) return row;
 	row.wallMs = run.wallMs;
-	log(`files ${variant.key}: ${run.status} in ${run.wallMs} ms; checking the files`);
+	log(`files ${variant.slug}: ${run.status} in ${run.wallMs} ms; checking the files`);
 	const execution = await env.client.getExecution(run.executionId).catch((error: Error) => error);
 	if (execution instanceof Error || !execution) {
 		row.notes.push(`execution data not readable: ${execution?.message ?? 'not found'}`);
@@ -302,7 +302,7 @@ async function runVariant(
 	run: FilesRun,
 	log: (line: string) => void,
 ): Promise<FilesRow> {
-	log(`files ${variant.key}: starting n8n ${variant.version} (${variant.mode} mode)`);
+	log(`files ${variant.slug}: starting n8n ${variant.version} (${variant.mode} mode)`);
 	const env = await startE2eEnvironment({
 		n8nVersion: variant.version,
 		build: run.rows.length === 0,
@@ -315,7 +315,7 @@ async function runVariant(
 		await env.sandbox.control.setFaults({ latencyMs: LATENCY_MS });
 		return await measure(env, variant, sizes, log);
 	} finally {
-		await env.stop({ copyLogsTo: join(REPO_ROOT, '.tmp', 'bench', `logs-files-${variant.key}`) });
+		await env.stop({ copyLogsTo: join(REPO_ROOT, '.tmp', 'bench', `logs-files-${variant.slug}`) });
 	}
 }
 
@@ -344,7 +344,7 @@ export async function runFilesBench(
 				notes: [],
 			}),
 		);
-		log(`files ${variant.key}: ${row.status}`);
+		log(`files ${variant.slug}: ${row.status}`);
 		run.rows.push(row);
 	}
 	if (run.machine) run.machine.loadAfter = loadNow();
