@@ -33,6 +33,8 @@ const RATE_LIMIT = 5;
 const BASELINE_MS = 1500;
 const SAMPLE_MS = 50;
 const RUN_TIMEOUT_MS = 900_000;
+/** Reading back an execution that holds its files as base64 takes a while. */
+const READ_TIMEOUT_MS = 300_000;
 /** Filesystem mode must keep the growth of n8n's process group under this (issue 12). */
 export const FILES_MEMORY_TARGET = 200 * MIB;
 
@@ -283,7 +285,9 @@ async function measure(
 	if (run instanceof Error) return row;
 	row.wallMs = run.wallMs;
 	log(`files ${variant.slug}: ${run.status} in ${run.wallMs} ms; checking the files`);
-	const execution = await env.client.getExecution(run.executionId).catch((error: Error) => error);
+	const execution = await env.client
+		.getExecution(run.executionId, READ_TIMEOUT_MS)
+		.catch((error: Error) => error);
 	if (execution instanceof Error || !execution) {
 		row.notes.push(`execution data not readable: ${execution?.message ?? 'not found'}`);
 		return row;
