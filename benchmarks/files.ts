@@ -81,7 +81,6 @@ export interface FilesRow {
 	fileBytes: number;
 	/** Binary properties in the execution's output with the expected size. */
 	files?: number;
-	bytes?: number;
 	/** Files whose stored bytes hash like the sandbox's. */
 	hashed?: number;
 	/** Requests to the sandbox's file routes, and to its API, during the run. */
@@ -181,7 +180,6 @@ interface StoredBinary {
 	fileName?: string;
 	id?: string;
 	data?: string;
-	bytes?: number;
 }
 
 /** Where n8n's filesystem mode keeps a binary (2.x: `.n8n/storage`, 1.x: `.n8n/binaryData`). */
