@@ -81,6 +81,7 @@ export interface FilesRow {
 	fileBytes: number;
 	/** Binary properties in the execution's output with the expected size. */
 	files?: number;
+	bytes?: number;
 	/** Files whose stored bytes hash like the sandbox's. */
 	hashed?: number;
 	/** Requests to the sandbox's file routes, and to its API, during the run. */
