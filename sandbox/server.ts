@@ -114,10 +114,11 @@ async function handle(
 		return;
 	}
 	const replyOrigin = requestOrigin(req, origin());
-	const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+	let url = new URL('/', 'http://sandbox.invalid');
 	let outcome: ApiOutcome;
 	try {
 		const bodyText = await readBody(req);
+		url = new URL(req.url ?? '/', url);
 		outcome = await dispatch(ctx, {
 			method: (req.method ?? 'GET').toUpperCase(),
 			path: url.pathname,

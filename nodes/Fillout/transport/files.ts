@@ -131,13 +131,6 @@ function tooLarge(maxBytes: number): FileDownloadProblem {
 	);
 }
 
-/**
- * Counts the bytes as n8n reads them, and stops the stream past the limit or when it
- * stalls. 'data' is emitted to every reader (listener, pipe or async iteration alike).
- * The stream stays paused until n8n's reader attaches, so no byte flows past it; a
- * reader that listens for 'data' alone does not resume a paused stream, so that is done
- * here. The stall check is a loop of short sleeps (community nodes have no timers).
- */
 interface Guarded {
 	/** Why the guard stopped the stream, if it did. */
 	problem(): FileDownloadProblem | undefined;
@@ -145,6 +138,13 @@ interface Guarded {
 	received(): number;
 }
 
+/**
+ * Counts the bytes as n8n reads them, and stops the stream past the limit or when it
+ * stalls. 'data' is emitted to every reader (listener, pipe or async iteration alike).
+ * The stream stays paused until n8n's reader attaches, so no byte flows past it; a
+ * reader that listens for 'data' alone does not resume a paused stream, so that is done
+ * here. The stall check is a loop of short sleeps (community nodes have no timers).
+ */
 function guard(body: BodyStream, limits: DownloadLimits): Guarded {
 	let problem: FileDownloadProblem | undefined;
 	let received = 0;
