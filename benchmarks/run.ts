@@ -5,7 +5,7 @@
  * 5 requests per second and 80 ms added to every API request.
  *
  *   npm run bench                       # everything (about 8 minutes)
- *   npm run bench -- --only export      # export, import, trigger, poll, shared-key (comma-separated)
+ *   npm run bench -- --only export      # export, import, trigger, poll, shared-key, files (comma-separated)
  *   npm run bench -- --quick            # smaller sizes, to try the harness
  *
  * Results also go to .tmp/bench/<date>.json and .tmp/bench/<date>.md.
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { REPO_ROOT, startE2eEnvironment, type RunningN8n } from '../test/e2e/lib';
 import type { BenchContext, BenchRow, BenchSizes } from './context';
 import { prepareExport, runExport } from './export';
+import { FILES_FULL, FILES_QUICK, filesHeader, filesTable, runFilesBench } from './files';
 import { prepareImport, runImport } from './import';
 import { preparePoll, runPoll } from './poll';
 import {
@@ -46,8 +47,8 @@ const QUICK: BenchSizes = {
 	triggerConcurrency: 20,
 };
 
-type Scenario = 'export' | 'import' | 'trigger' | 'poll' | 'shared-key';
-const SCENARIOS: Scenario[] = ['export', 'import', 'trigger', 'poll', 'shared-key'];
+type Scenario = 'export' | 'import' | 'trigger' | 'poll' | 'shared-key' | 'files';
+const SCENARIOS: Scenario[] = ['export', 'import', 'trigger', 'poll', 'shared-key', 'files'];
 
 function parseArgs(argv: string[]) {
 	const only = new Set<Scenario>(SCENARIOS);
@@ -75,11 +76,19 @@ async function main(): Promise<void> {
 		process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 	const began = Date.now();
 	const loadBefore = loadNow();
-	const sharedKey = args.only.has('shared-key') ? await sharedKeySection(args, log) : undefined;
+	// Scenarios with processes of their own (no shared n8n): run first, reported after the rest.
+	const own: string[] = [];
+	if (args.only.has('shared-key')) own.push(await sharedKeySection(args, log));
+	if (args.only.has('files')) own.push(await filesSection(args, log));
+	const ownSections = own.length ? own.join('\n\n') : undefined;
 	const inN8n: Scenario[] = ['export', 'import', 'trigger', 'poll'];
 	if (!inN8n.some((scenario) => args.only.has(scenario))) {
-		if (sharedKey)
-			save(`${sharedKey}\n\nBenchmark took ${((Date.now() - began) / 1000).toFixed(0)} s.`, log);
+		if (ownSections)
+			save(
+				`${ownSections}\n\nBenchmark took ${((Date.now() - began) / 1000).toFixed(0)} s.`,
+				log,
+				[...args.only].join('-'),
+			);
 		return;
 	}
 	const env = await startE2eEnvironment({
@@ -129,7 +138,7 @@ async function main(): Promise<void> {
 			.filter((row) => row.notes.length)
 			.map((row) => `- ${row.scenario} / ${row.variant}: ${row.notes.join('; ')}`);
 		if (notes.length) parts.push('', 'Notes:', ...notes);
-		if (sharedKey) parts.push('', sharedKey);
+		if (ownSections) parts.push('', ownSections);
 		parts.push('', 'Targets:', targetLines(checkTargets(rows)));
 		parts.push('', `Benchmark took ${((Date.now() - began) / 1000).toFixed(0)} s.`);
 		const text = parts.join('\n');
@@ -163,12 +172,27 @@ async function sharedKeySection(
 	].join('\n');
 }
 
-/** Prints the text and keeps a copy in .tmp/bench/ (named by the date, ending in shared-key). */
-function save(text: string, log: (line: string) => void): void {
+/** Download Files at scale (benchmarks/files.ts): each variant its own n8n and sandbox. */
+async function filesSection(
+	args: ReturnType<typeof parseArgs>,
+	log: (line: string) => void,
+): Promise<string> {
+	const sizes = args.quick ? FILES_QUICK : FILES_FULL;
+	const run = await runFilesBench(sizes, log);
+	return [
+		filesHeader(sizes, args.quick),
+		run.machine ? `Machine: ${machineLine(run.machine)}` : 'Machine: n8n did not start',
+		'',
+		filesTable(run.rows),
+	].join('\n');
+}
+
+/** Prints the text and keeps a copy in .tmp/bench/ (named by the date and the scenarios). */
+function save(text: string, log: (line: string) => void, suffix: string): void {
 	console.log(text);
 	const out = join(REPO_ROOT, '.tmp', 'bench');
 	mkdirSync(out, { recursive: true });
-	const file = join(out, `${new Date().toISOString().replace(/[:.]/g, '-')}-shared-key.md`);
+	const file = join(out, `${new Date().toISOString().replace(/[:.]/g, '-')}-${suffix}.md`);
 	writeFileSync(file, `${text}\n`);
 	log(`results in ${file}`);
 }

@@ -71,11 +71,15 @@ const manualTrigger = () => node(BENCH_NODES.start, 'n8n-nodes-base.manualTrigge
 
 // --- export ------------------------------------------------------------------------------
 
-/** Manual Trigger → Fillout, Submission → Get Many, Return All (defaults otherwise: Simplify on). */
+/**
+ * Manual Trigger → Fillout, Submission → Get Many, Return All (defaults otherwise:
+ * Simplify on), plus `extra` parameters (Download Files for the files benchmark).
+ */
 export function filloutExportWorkflow(
 	name: string,
 	credential: CredentialRef,
 	formId: string,
+	extra: Record<string, unknown> = {},
 ): WorkflowDefinition {
 	return actionWorkflow({
 		name,
@@ -85,6 +89,7 @@ export function filloutExportWorkflow(
 			operation: 'getMany',
 			form: formById(formId),
 			returnAll: true,
+			...extra,
 		},
 	});
 }

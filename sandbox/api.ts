@@ -40,7 +40,9 @@ interface ApiCall {
 	incoming: Incoming;
 }
 
-type ApiHandler = (ctx: SandboxContext, call: ApiCall) => Reply;
+/** What a handler answers: a reply, or the file its path names (streamed by server.ts). */
+const SERVE_FILE = Symbol('serve the file');
+type ApiHandler = (ctx: SandboxContext, call: ApiCall) => Reply | typeof SERVE_FILE;
 
 export function formMetadata(form: FormRecord) {
 	return {
@@ -199,6 +201,13 @@ const deleteWebhook: ApiHandler = (ctx, { account, incoming }) => {
 	return json(200, {});
 };
 
+/**
+ * A file the API host serves itself, as an API call: bearer, rate limit and all. File
+ * addresses on the live service point at other hosts; this is the one case in which a
+ * client sends its credential with a file request.
+ */
+const apiFile: ApiHandler = () => SERVE_FILE;
+
 export const API_ROUTES: ReadonlyArray<Route<ApiHandler>> = [
 	{ method: 'GET', template: '/forms', handler: listForms },
 	{ method: 'GET', template: '/forms/:formId', handler: getForm },
@@ -212,9 +221,14 @@ export const API_ROUTES: ReadonlyArray<Route<ApiHandler>> = [
 	},
 	{ method: 'POST', template: '/webhook/create', handler: createWebhook },
 	{ method: 'POST', template: '/webhook/delete', handler: deleteWebhook },
+	{ method: 'GET', template: '/files/:token/:name', handler: apiFile },
 ];
 
-export type ApiOutcome = { kind: 'reply'; reply: Reply } | { kind: 'drop' };
+export type ApiOutcome =
+	| { kind: 'reply'; reply: Reply }
+	| { kind: 'drop' }
+	/** Serve the file of the request's path, with these (rate-limit) headers. */
+	| { kind: 'file'; headers: Record<string, string> };
 
 /**
  * @param basePath the region root the request came in on ('' or e.g. '/eu')
@@ -260,12 +274,14 @@ export async function handleApi(
 	try {
 		if (match.kind === 'none') throw routeNotFound(method, path);
 		const account = authenticate(ctx.store, incoming.headers.authorization, basePath);
-		reply = match.route.handler(ctx, {
+		const handled = match.route.handler(ctx, {
 			account,
 			params: match.params,
 			query: incoming.query,
 			incoming,
 		});
+		if (handled === SERVE_FILE) return { kind: 'file', headers: rate.headers };
+		reply = handled;
 	} catch (error) {
 		reply = error instanceof ApiError ? errorReply(error) : unexpectedErrorReply(error);
 	}

@@ -106,16 +106,23 @@ interface FileQuery {
 	delayMs: number;
 	/** Send no Content-Length (chunked), as some hosts do. */
 	chunked: boolean;
+	/** Close the connection after this many bytes of content (a host that dies mid-file). */
+	breakAfter?: number;
 }
 
 function fileQuery(path: string, query: URLSearchParams): FileQuery {
 	const size = Number(query.get('size'));
 	const delayMs = Number(query.get('delayMs'));
+	const breakAfter = Number(query.get('breakAfter'));
 	return {
 		size:
 			Number.isSafeInteger(size) && size >= 0 && query.has('size') ? size : defaultFileSize(path),
 		delayMs: Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0,
 		chunked: query.get('chunked') === '1',
+		breakAfter:
+			query.has('breakAfter') && Number.isSafeInteger(breakAfter) && breakAfter >= 0
+				? breakAfter
+				: undefined,
 	};
 }
 
@@ -124,15 +131,24 @@ function plain(res: ServerResponse, status: number, text: string, headers = {}):
 	res.end(text);
 }
 
-/** Writes the chunks with backpressure; stops when the client goes away. */
+/**
+ * Writes the chunks with backpressure; stops when the client goes away. With
+ * `breakAfter`, the connection is closed once that many bytes are written.
+ */
 async function writeChunks(
 	res: ServerResponse,
 	chunks: Iterable<Buffer>,
 	record: FileRequestRecord,
+	breakAfter = Infinity,
 ): Promise<void> {
-	for (const chunk of chunks) {
+	for (const whole of chunks) {
 		if (res.destroyed) return;
+		const chunk = whole.subarray(0, Math.max(0, breakAfter - record.bytesSent));
 		record.bytesSent += chunk.length;
+		if (record.bytesSent >= breakAfter) {
+			res.write(chunk, () => res.destroy());
+			return;
+		}
 		if (!res.write(chunk)) {
 			await new Promise<void>((resolve) => {
 				const done = () => {
@@ -149,19 +165,22 @@ async function writeChunks(
 }
 
 /**
- * `GET /files/<token>/<name>[?size=N&delayMs=M&chunked=1]` serves the file; the token
- * `missing` answers 404 and `redirect` answers 302 to `?to=<address>`.
+ * `GET /files/<token>/<name>[?size=N&delayMs=M&chunked=1&breakAfter=B]` serves the file; the token
+ * `missing` answers 404 and `redirect` answers 302 to `?to=<address>`. `viaApi`: the API
+ * host's own file route (`<basePath>/v1/api/files/…`) passed the API's checks, bearer
+ * included, and these are its rate-limit headers.
  */
 export async function serveFile(
 	log: FileLog,
 	req: IncomingMessage,
 	res: ServerResponse,
 	url: URL,
+	{ viaApi }: { viaApi?: Record<string, string> } = {},
 ): Promise<void> {
 	const authorization = req.headers.authorization !== undefined;
 	const record = { path: url.pathname, host: req.headers.host ?? '', authorization, bytesSent: 0 };
 	log.requests.push(record);
-	if (authorization) {
+	if (authorization && !viaApi) {
 		plain(res, 401, 'File routes take no Authorization header: the credential leaked here.');
 		return;
 	}
@@ -169,7 +188,9 @@ export async function serveFile(
 		plain(res, 405, 'Only GET');
 		return;
 	}
-	const [token] = url.pathname.slice(FILES_PATH.length).split('/');
+	const [token] = url.pathname
+		.slice(url.pathname.indexOf(FILES_PATH) + FILES_PATH.length)
+		.split('/');
 	if (token === 'missing') return plain(res, 404, 'No such file (or its link expired).');
 	if (token === 'redirect') {
 		const to = url.searchParams.get('to') ?? '';
@@ -180,10 +201,11 @@ export async function serveFile(
 	if (res.destroyed) return;
 	const name = decodeURIComponent(url.pathname.split('/').pop() ?? 'file');
 	res.writeHead(200, {
+		...viaApi,
 		'content-type': contentTypeOf(url.pathname),
 		'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
 		...(query.chunked ? {} : { 'content-length': String(query.size) }),
 	});
 	if (req.method === 'HEAD') return void res.end();
-	await writeChunks(res, fileChunks(url.pathname, query.size), record);
+	await writeChunks(res, fileChunks(url.pathname, query.size), record, query.breakAfter);
 }

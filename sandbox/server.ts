@@ -114,10 +114,11 @@ async function handle(
 		return;
 	}
 	const replyOrigin = requestOrigin(req, origin());
+	let url = new URL('/', 'http://sandbox.invalid');
 	let outcome: ApiOutcome;
 	try {
 		const bodyText = await readBody(req);
-		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+		url = new URL(req.url ?? '/', url);
 		outcome = await dispatch(ctx, {
 			method: (req.method ?? 'GET').toUpperCase(),
 			path: url.pathname,
@@ -136,6 +137,10 @@ async function handle(
 	if (outcome.kind === 'drop') {
 		// Fault injection: the client sees the connection close with no answer.
 		req.socket.destroy();
+		return;
+	}
+	if (outcome.kind === 'file') {
+		await serveFile(ctx.files, req, res, url, { viaApi: outcome.headers });
 		return;
 	}
 	const { status, headers } = outcome.reply;

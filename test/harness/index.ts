@@ -64,6 +64,7 @@ export {
 	createFakeResponse,
 	createTriggerHarness,
 	type HookCallOptions,
+	type ReceiveOptions,
 	type RecordedResponse,
 	type TriggerHarnessOptions,
 	type WebhookCallResult,

@@ -79,6 +79,11 @@ export interface RecordedResponse {
 	ended: boolean;
 }
 
+export interface ReceiveOptions extends HookCallOptions {
+	/** Called when the node ends its response, as n8n's HTTP server then answers the caller. */
+	onResponseEnd?: (res: RecordedResponse) => void;
+}
+
 export interface WebhookCallResult {
 	/** What `webhook()` returned. */
 	response: IWebhookResponseData;
@@ -89,9 +94,20 @@ export interface WebhookCallResult {
 	staticData: IDataObject;
 }
 
-/** A minimal express `Response` that records status, headers and body. */
-export function createFakeResponse(): { res: unknown; recorded: RecordedResponse } {
+/**
+ * A minimal express `Response` that records status, headers and body. `onEnd` is called
+ * once, when the node ends the response (express sends it then, whatever the node does next).
+ */
+export function createFakeResponse(onEnd?: (recorded: RecordedResponse) => void): {
+	res: unknown;
+	recorded: RecordedResponse;
+} {
 	const recorded: RecordedResponse = { statusCode: 200, headers: {}, ended: false };
+	const end = () => {
+		if (recorded.ended) return;
+		recorded.ended = true;
+		onEnd?.(recorded);
+	};
 	const res = {
 		get statusCode() {
 			return recorded.statusCode;
@@ -111,7 +127,7 @@ export function createFakeResponse(): { res: unknown; recorded: RecordedResponse
 		},
 		sendStatus(code: number) {
 			recorded.statusCode = code;
-			recorded.ended = true;
+			end();
 			return res;
 		},
 		setHeader(name: string, value: string) {
@@ -136,17 +152,17 @@ export function createFakeResponse(): { res: unknown; recorded: RecordedResponse
 		json(body: unknown) {
 			recorded.headers['content-type'] ??= 'application/json';
 			recorded.body = body;
-			recorded.ended = true;
+			end();
 			return res;
 		},
 		send(body?: unknown) {
 			recorded.body = body;
-			recorded.ended = true;
+			end();
 			return res;
 		},
 		end(body?: unknown) {
 			if (body !== undefined) recorded.body = body;
-			recorded.ended = true;
+			end();
 			return res;
 		},
 		write(chunk: unknown) {
@@ -243,7 +259,7 @@ export class TriggerHarness {
 	/** Delivers a request to `webhook()` through a real WebhookContext; saves static data. */
 	async receive(
 		request: WebhookRequestInit = {},
-		options: HookCallOptions = {},
+		options: ReceiveOptions = {},
 	): Promise<WebhookCallResult> {
 		const mode = options.mode ?? 'trigger';
 		const setup = this.setup(mode);
@@ -251,7 +267,7 @@ export class TriggerHarness {
 			throw new UnexpectedError('Node does not have any webhooks defined');
 		}
 		const webhookData = this.webhookData(setup, options);
-		const { res, recorded } = createFakeResponse();
+		const { res, recorded } = createFakeResponse(options.onResponseEnd);
 		const method = request.method ?? webhookData.httpMethod;
 		const path = request.path ?? webhookData.path;
 		const query = request.query ?? {};

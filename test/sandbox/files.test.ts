@@ -80,3 +80,32 @@ it('points seeded uploads, signatures and documents at the file host, and they d
 	for (const url of [upload.value[0].url, submission.documents[0].url])
 		expect((await fetch(url)).status).toBe(200);
 });
+
+it('closes the connection half-way through a file when asked (breakAfter), with or without Content-Length', async () => {
+	for (const chunked of ['0', '1']) {
+		await h.control.post('/files/reset', {});
+		const response = await fetch(
+			`${files}/files/cut/big.bin?size=3000000&breakAfter=1000000&chunked=${chunked}`,
+		);
+		expect(response.status).toBe(200);
+		await expect(response.arrayBuffer()).rejects.toThrow();
+		const log = h.sandbox.context.files.requests;
+		expect(log.map((r) => r.bytesSent)).toEqual([1_000_000]);
+	}
+});
+
+it('serves a file on the API host itself as an API call: the bearer is required and the call counted', async () => {
+	const url = `${h.sandbox.origin}/v1/api/files/own/report.pdf?size=5000`;
+	expect((await fetch(url)).status).toBe(400);
+	const response = await fetch(url, {
+		headers: { authorization: `Bearer ${h.sandbox.demo.apiKey}` },
+	});
+	expect(response.status).toBe(200);
+	expect(response.headers.get('content-type')).toBe('application/pdf');
+	expect((await response.arrayBuffer()).byteLength).toBe(5000);
+	expect(h.sandbox.context.files.withAuthorization()).toEqual([
+		expect.objectContaining({ path: '/v1/api/files/own/report.pdf', bytesSent: 5000 }),
+	]);
+	const stats = (await h.control.get('/stats')).body;
+	expect(stats.byKey[h.sandbox.demo.apiKey].requests['GET /v1/api/files/:token/:name']).toBe(1);
+});

@@ -1,99 +1,16 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test-only: a node:http server stands in for n8n's webhook endpoint */
 /**
  * End to end over real HTTP: the sandbox simulates a respondent and POSTs the submission
- * to the address the trigger registered. A tiny node:http server plays n8n's webhook
- * endpoint: it hands each request (method, headers, query, parsed JSON body, raw bytes)
- * to the trigger's webhook() through the harness and answers with what the node wrote
- * to its response object (or n8n's 200 when the workflow started).
+ * to the address the trigger registered, where a stand-in for n8n's webhook endpoint
+ * (./endpoint.ts) hands it to the trigger's webhook() through the harness.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { INodeExecutionData } from 'n8n-workflow';
 
 import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
 import { fileOriginFor } from '../../sandbox/files';
 import type { TriggerHarness } from '../harness';
 import { apiClient, freshForm, startHarness, type Harness, type Json } from '../sandbox/helpers';
+import { startEndpoint, type Endpoint } from './endpoint';
 import { filloutTrigger, secretIn, slots, webhooksOf } from './helpers';
-
-interface Received {
-	path: string;
-	query: Record<string, string>;
-	status: number;
-	items: INodeExecutionData[];
-}
-
-interface Endpoint {
-	url: string;
-	received: Received[];
-	/** The trigger whose webhook() answers; set by each test. */
-	trigger?: TriggerHarness;
-	close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-	return new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => resolve(Buffer.concat(chunks)));
-		req.on('error', reject);
-	});
-}
-
-async function startEndpoint(): Promise<Endpoint> {
-	const endpoint: Endpoint = { url: '', received: [], close: async () => {} };
-	const server: Server = createServer((req, res) => {
-		const answer = (status: number, body: unknown) =>
-			res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-		void (async () => {
-			const raw = await readBody(req);
-			const url = new URL(req.url ?? '/', endpoint.url);
-			const trigger = endpoint.trigger;
-			const isTest = url.pathname.startsWith('/webhook-test/');
-			const registered = trigger?.webhookUrl({ mode: isTest ? 'manual' : 'trigger' });
-			if (
-				trigger === undefined ||
-				registered === undefined ||
-				new URL(registered).pathname !== url.pathname
-			) {
-				answer(404, { message: 'The requested webhook is not registered.' });
-				return;
-			}
-			// As n8n does: JSON bodies arrive parsed, the raw bytes stay on the request.
-			let body: unknown = {};
-			if (raw.length > 0 && /^application\/json/.test(req.headers['content-type'] ?? '')) {
-				try {
-					body = JSON.parse(raw.toString('utf8'));
-				} catch {
-					answer(422, { message: 'Failed to parse request body' });
-					return;
-				}
-			}
-			const headers: Record<string, string> = {};
-			for (const [name, value] of Object.entries(req.headers)) {
-				if (typeof value === 'string') headers[name] = value;
-			}
-			const query = Object.fromEntries(url.searchParams);
-			const result = await trigger.receive(
-				{ method: 'POST', headers, query, body, rawBody: raw },
-				{ mode: isTest ? 'manual' : 'trigger' },
-			);
-			const status = result.res.ended ? result.res.statusCode : 200;
-			endpoint.received.push({ path: url.pathname, query, status, items: result.items });
-			if (result.res.ended) answer(status, result.res.body ?? {});
-			else answer(200, { message: 'Workflow was started' });
-		})().catch((error: unknown) => answer(500, { message: String(error) }));
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	endpoint.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	endpoint.close = () =>
-		new Promise<void>((resolve) => {
-			server.closeAllConnections();
-			server.close(() => resolve());
-		});
-	return endpoint;
-}
 
 /** The tests' own API calls use a second key of the account, with its own rate window. */
 const READER_KEY = 'sk_prod_trigger_test_reader';
@@ -345,6 +262,17 @@ describe('Download Files', () => {
 		return trigger;
 	}
 
+	/** A respondent with only these answers and no generated documents; the sandbox's answer. */
+	async function respondWithFiles(formId: string, answers: Json): Promise<Json> {
+		const res = await h.control.post(`/forms/${formId}/respond`, {
+			answers,
+			fillUnanswered: false,
+			submission: { documents: [] },
+		});
+		expect(res.status).toBe(200);
+		return res.body;
+	}
+
 	beforeEach(() => h.sandbox.context.files.reset());
 	afterEach(() => expect(h.sandbox.context.files.withAuthorization()).toEqual([]));
 
@@ -367,6 +295,7 @@ describe('Download Files', () => {
 			submission: { documents: [{ id: 'd1', name: 'Summary', url: urls.summary }] },
 		});
 		expect(res.body.deliveries).toEqual([expect.objectContaining({ statusCode: 200 })]);
+		await endpoint.settled();
 		const [item] = endpoint.received[0].items;
 		expect(item.json).toMatchObject({ Name: 'Ana', formId, formName: FORM_NAME });
 		const binary = item.binary ?? {};
@@ -387,15 +316,12 @@ describe('Download Files', () => {
 		const files = fileOriginFor(h.sandbox.origin);
 		const formId = await freshForm(h.control, { name: FORM_NAME, questions: FILE_QUESTIONS });
 		await filesTrigger(formId);
-		const outcome = await h.control.post(`/forms/${formId}/respond`, {
-			answers: {
-				Résumé: [{ url: `${files}/files/missing/cv.pdf`, filename: 'cv.pdf' }],
-				Signature: `${files}/files/ok/signature.png`,
-			},
-			fillUnanswered: false,
-			submission: { documents: [] },
+		const outcome = await respondWithFiles(formId, {
+			Résumé: [{ url: `${files}/files/missing/cv.pdf`, filename: 'cv.pdf' }],
+			Signature: `${files}/files/ok/signature.png`,
 		});
-		const submissionId = outcome.body.submission.submissionId as string;
+		const submissionId = outcome.submission.submissionId as string;
+		await endpoint.settled();
 		expect(endpoint.received[0].status).toBe(200);
 		const [item] = endpoint.received[0].items;
 		expect(Object.keys(item.binary ?? {})).toEqual(['Signature_1']);
@@ -404,5 +330,48 @@ describe('Download Files', () => {
 			error: `Could not download "cv.pdf" (question "Résumé", submission ${submissionId}): the file host answered 404`,
 		});
 		expect((item.json.files as Json[])[1]).not.toHaveProperty('error');
+	});
+	it('Fillout is answered before the downloads: a file slower than Fillout waits fails neither the delivery nor the submission', async () => {
+		const files = fileOriginFor(h.sandbox.origin);
+		const slow = `${files}/files/slow/cv.pdf?size=200000&delayMs=2500`;
+		const formId = await freshForm(h.control, { name: FORM_NAME, questions: FILE_QUESTIONS });
+		const trigger = await filesTrigger(formId);
+		// Fillout gives up on a delivery after 1 s here; the file takes 2.5 s to start.
+		const { webhookId } = slots(trigger).production!;
+		await h.control.patch(`/webhooks/${webhookId}`, { timeoutMs: 1000 });
+
+		const outcome = await respondWithFiles(formId, { Résumé: [{ url: slow, filename: 'cv.pdf' }] });
+
+		const [delivery] = outcome.deliveries as Json[];
+		expect(delivery).toMatchObject({ webhookId, statusCode: 200 });
+		expect(delivery.durationMs).toBeLessThan(1000);
+		await endpoint.settled();
+		const [received] = endpoint.received;
+		// The workflow starts once the file is in, well after Fillout had its answer.
+		expect(received.returnedAt - received.answeredAt).toBeGreaterThan(1500);
+		expect(Object.keys(received.items[0].binary ?? {})).toEqual(['Resume_1']);
+		expect(sha256(Buffer.from(received.items[0].binary!.Resume_1.data, 'base64'))).toBe(
+			await directHash(slow),
+		);
+	});
+
+	it('a file host that closes the connection half-way: the submission still starts the workflow, its entry says how far it got', async () => {
+		const files = fileOriginFor(h.sandbox.origin);
+		const formId = await freshForm(h.control, { name: FORM_NAME, questions: FILE_QUESTIONS });
+		await filesTrigger(formId);
+		const outcome = await respondWithFiles(formId, {
+			Résumé: [{ url: `${files}/files/cut/cv.pdf?size=900000&breakAfter=300000` }],
+			Signature: `${files}/files/whole/signature.png`,
+		});
+		const submissionId = outcome.submission.submissionId as string;
+		expect(outcome.deliveries).toEqual([expect.objectContaining({ statusCode: 200 })]);
+		await endpoint.settled();
+		const [item] = endpoint.received[0].items;
+		expect(Object.keys(item.binary ?? {})).toEqual(['Signature_1']);
+		expect((item.json.files as Json[])[0].error).toMatch(
+			new RegExp(
+				`^Could not download "cv\\.pdf" \\(question "Résumé", submission ${submissionId}\\): the download broke off after \\d+ of 900000 bytes \\(ECONNRESET\\)$`,
+			),
+		);
 	});
 });

@@ -23,11 +23,13 @@ export function itemProblem(
 	itemIndex: number | undefined,
 	description?: string,
 ): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		itemIndex === undefined ? message : atItem(message, itemIndex),
-		{ itemIndex, description },
-	);
+	const words = itemIndex === undefined ? message : atItem(message, itemIndex);
+	const error = new NodeOperationError(ctx.getNode(), words, { itemIndex, description });
+	// n8n swaps any message that contains a system error code (ECONNRESET, EPERM…, in any
+	// case, even inside a file name) for generic words naming no item or field: keep ours.
+	error.message = words;
+	error.messages = error.messages.filter((text) => text !== words);
+	return error;
 }
 
 /** Words about what Fillout answered, as an API error of the item. */

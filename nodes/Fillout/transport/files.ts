@@ -131,6 +131,13 @@ function tooLarge(maxBytes: number): FileDownloadProblem {
 	);
 }
 
+interface Guarded {
+	/** Why the guard stopped the stream, if it did. */
+	problem(): FileDownloadProblem | undefined;
+	/** Bytes read so far. */
+	received(): number;
+}
+
 /**
  * Counts the bytes as n8n reads them, and stops the stream past the limit or when it
  * stalls. 'data' is emitted to every reader (listener, pipe or async iteration alike).
@@ -138,7 +145,7 @@ function tooLarge(maxBytes: number): FileDownloadProblem {
  * reader that listens for 'data' alone does not resume a paused stream, so that is done
  * here. The stall check is a loop of short sleeps (community nodes have no timers).
  */
-function guard(body: BodyStream, limits: DownloadLimits): () => FileDownloadProblem | undefined {
+function guard(body: BodyStream, limits: DownloadLimits): Guarded {
 	let problem: FileDownloadProblem | undefined;
 	let received = 0;
 	let lastDataAt = Date.now();
@@ -166,7 +173,15 @@ function guard(body: BodyStream, limits: DownloadLimits): () => FileDownloadProb
 				stop(new FileDownloadProblem('the file host stopped sending'));
 		}
 	})();
-	return () => problem;
+	return { problem: () => problem, received: () => received };
+}
+
+/** Why a download that had started did not finish: the host closed it, or the store failed. */
+function brokeOff(error: unknown, received: number, length: number | undefined): string {
+	const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+	const of = length === undefined ? '' : ` of ${length}`;
+	const why = typeof code === 'string' ? code : String(message);
+	return `the download broke off after ${received}${of} bytes (${why})`;
 }
 
 /**
@@ -185,14 +200,13 @@ export async function downloadFile(
 		response.body.destroy();
 		throw tooLarge(limits.maxBytes);
 	}
-	const problem = guard(response.body, limits);
+	const guarded = guard(response.body, limits);
 	const mimeType = mimeTypeFromResponse(header(response.headers, 'content-type'));
 	const stored = await ctx.helpers
 		.prepareBinaryData(response.body as unknown as Buffer, file.fileName, mimeType)
 		.catch(
 			(error: unknown) =>
-				problem() ??
-				new FileDownloadProblem(`the download broke off: ${describeNetworkError(error)}`),
+				guarded.problem() ?? new FileDownloadProblem(brokeOff(error, guarded.received(), length)),
 		);
 	if (stored instanceof FileDownloadProblem) throw stored;
 	return stored;

@@ -521,8 +521,11 @@ export class N8nClient {
 		return page.results;
 	}
 
-	/** The execution with its data parsed; undefined while n8n has not stored it. */
-	async getExecution(id: string): Promise<Execution | undefined> {
+	/**
+	 * The execution with its data parsed; undefined while n8n has not stored it. A large
+	 * execution (binary data held in memory) needs more than the default 30 s.
+	 */
+	async getExecution(id: string, timeoutMs?: number): Promise<Execution | undefined> {
 		const result = await this.raw<{
 			data: {
 				id: string;
@@ -531,7 +534,7 @@ export class N8nClient {
 				workflowId: string;
 				data: string;
 			} | null;
-		}>('GET', `/rest/executions/${id}`);
+		}>('GET', `/rest/executions/${id}`, { timeoutMs });
 		if (result.status === 404 || !result.body?.data) return undefined;
 		if (result.status !== 200) {
 			throw new N8nApiError(

@@ -61,6 +61,16 @@ describe('node errors', () => {
 		expect(itemProblem(ctx, 'No form', undefined).message).toBe('No form');
 	});
 
+	it('keeps its words when they contain a system error code (n8n would swap them for generic ones)', () => {
+		for (const words of [
+			'Could not download "a.pdf": the download broke off after 5 of 9 bytes (ECONNRESET)',
+			'Could not download "sleepermat.pdf": the file host could not be reached (ECONNREFUSED)',
+		]) {
+			const error = itemProblem(ctx, words, 1);
+			expect([error.message, error.messages]).toEqual([`${words} [item 1]`, []]);
+		}
+	});
+
 	it('a failed request keeps Fillout’s words, its status and its item', () => {
 		const error = filloutError(ctx, notFound, { formId: 'f1' }, 2);
 		expect(error).toBeInstanceOf(NodeApiError);
