@@ -35,23 +35,38 @@ export async function runTimed(
 	const created = await client.createWorkflow(workflow);
 	const began = Date.now();
 	const executionId = await client.runWorkflow(created.id);
-	const summary = await waitFor(
+	const summary = await waitForEnd(client, created.id, executionId, workflow.name, timeoutMs);
+	return timedOf(summary, created.id, Date.now() - began);
+}
+
+/** Waits, polling the execution list every 100 ms, until n8n lists the execution as ended. */
+export async function waitForEnd(
+	client: N8nClient,
+	workflowId: string,
+	executionId: string,
+	workflowName: string,
+	timeoutMs = 600_000,
+): Promise<ExecutionSummary> {
+	return await waitFor(
 		async () =>
-			(await client.listExecutions({ workflowId: created.id })).find(
+			(await client.listExecutions({ workflowId })).find(
 				(candidate) => String(candidate.id) === String(executionId) && ENDED(candidate),
 			),
 		{
 			timeoutMs,
 			intervalMs: 100,
-			description: `execution ${executionId} of "${workflow.name}"`,
+			description: `execution ${executionId} of "${workflowName}"`,
 		},
 	);
-	const clientMs = Date.now() - began;
+}
+
+/** The run's figures from n8n's record of the ended execution. */
+export function timedOf(summary: ExecutionSummary, workflowId: string, clientMs: number): TimedRun {
 	const startedAt = summary.startedAt ?? summary.createdAt;
 	const stoppedAt = summary.stoppedAt as string;
 	return {
-		workflowId: created.id,
-		executionId: String(executionId),
+		workflowId,
+		executionId: String(summary.id),
 		status: summary.status,
 		startedAt,
 		stoppedAt,

@@ -5,7 +5,7 @@
  * 5 requests per second and 80 ms added to every API request.
  *
  *   npm run bench                       # everything (about 8 minutes)
- *   npm run bench -- --only export      # export, import, trigger, poll, shared-key (comma-separated)
+ *   npm run bench -- --only export      # export, import, trigger, poll, shared-key, queue (comma-separated)
  *   npm run bench -- --quick            # smaller sizes, to try the harness
  *
  * Results also go to .tmp/bench/<date>.json and .tmp/bench/<date>.md.
@@ -13,7 +13,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { REPO_ROOT, startE2eEnvironment, type RunningN8n } from '../test/e2e/lib';
+import {
+	DEFAULT_N8N_VERSION,
+	REPO_ROOT,
+	startE2eEnvironment,
+	type RunningN8n,
+} from '../test/e2e/lib';
 import type { BenchContext, BenchRow, BenchSizes } from './context';
 import { prepareExport, runExport } from './export';
 import { prepareImport, runImport } from './import';
@@ -27,6 +32,7 @@ import {
 	transferTable,
 	triggerTable,
 } from './report';
+import { queueSection, runQueueBench } from './queueMode';
 import { runSharedKeyBench, sharedKeyTable } from './sharedKey';
 import { prepareTrigger, runTrigger } from './trigger';
 
@@ -46,8 +52,8 @@ const QUICK: BenchSizes = {
 	triggerConcurrency: 20,
 };
 
-type Scenario = 'export' | 'import' | 'trigger' | 'poll' | 'shared-key';
-const SCENARIOS: Scenario[] = ['export', 'import', 'trigger', 'poll', 'shared-key'];
+type Scenario = 'export' | 'import' | 'trigger' | 'poll' | 'shared-key' | 'queue';
+const SCENARIOS: Scenario[] = ['export', 'import', 'trigger', 'poll', 'shared-key', 'queue'];
 
 function parseArgs(argv: string[]) {
 	const only = new Set<Scenario>(SCENARIOS);
@@ -75,11 +81,25 @@ async function main(): Promise<void> {
 		process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 	const began = Date.now();
 	const loadBefore = loadNow();
-	const sharedKey = args.only.has('shared-key') ? await sharedKeySection(args, log) : undefined;
+	// The scenarios that start their own servers (no single n8n) come first.
+	const queue = args.only.has('queue') ? await runQueueBench(args.sizes, log) : undefined;
+	const ownServers = [
+		args.only.has('shared-key') ? await sharedKeySection(args, log) : undefined,
+		queue ? queueSection(queue, args.sizes, args.quick) : undefined,
+	].filter((section): section is string => section !== undefined);
+	const sharedKey = ownServers.length ? ownServers.join('\n\n') : undefined;
 	const inN8n: Scenario[] = ['export', 'import', 'trigger', 'poll'];
 	if (!inN8n.some((scenario) => args.only.has(scenario))) {
-		if (sharedKey)
-			save(`${sharedKey}\n\nBenchmark took ${((Date.now() - began) / 1000).toFixed(0)} s.`, log);
+		if (sharedKey) {
+			const machine = describeMachine(
+				queue?.n8nNodeBinary ?? process.execPath,
+				queue ? DEFAULT_N8N_VERSION : '–',
+				loadBefore,
+			);
+			machine.loadAfter = loadNow();
+			const took = `Benchmark took ${((Date.now() - began) / 1000).toFixed(0)} s.`;
+			save(`Machine: ${machineLine(machine)}\n\n${sharedKey}\n\n${took}`, log);
+		}
 		return;
 	}
 	const env = await startE2eEnvironment({
@@ -163,12 +183,12 @@ async function sharedKeySection(
 	].join('\n');
 }
 
-/** Prints the text and keeps a copy in .tmp/bench/ (named by the date, ending in shared-key). */
+/** Prints the text and keeps a copy in .tmp/bench/ (named by the date, ending in own-servers). */
 function save(text: string, log: (line: string) => void): void {
 	console.log(text);
 	const out = join(REPO_ROOT, '.tmp', 'bench');
 	mkdirSync(out, { recursive: true });
-	const file = join(out, `${new Date().toISOString().replace(/[:.]/g, '-')}-shared-key.md`);
+	const file = join(out, `${new Date().toISOString().replace(/[:.]/g, '-')}-own-servers.md`);
 	writeFileSync(file, `${text}\n`);
 	log(`results in ${file}`);
 }
