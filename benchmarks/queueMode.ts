@@ -109,7 +109,7 @@ function targetLines(result: QueueBenchResult): string[] {
 		const figures = run.row.trigger;
 		const fine = !!figures && figures.missing === 0 && figures.duplicated === 0;
 		lines.push(
-			`- trigger, ${run.workers} worker(s): none lost, none run twice — ${holds(fine && run.row.ok)}; webhook registered at ${run.webhookUrl} (webhook processor ${result.webhookProcessor})`,
+			`- trigger, ${run.workers} worker(s): none lost, none run twice — ${holds(fine && run.row.ok)}; webhook registered at ${run.webhookUrl.split('?')[0]} (its secret left out; webhook processor ${result.webhookProcessor})`,
 		);
 	}
 	return lines;
