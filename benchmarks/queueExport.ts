@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tool: samples the sandbox's counters on a timer (setInterval) */
 /**
  * Queue mode, scenario 1: three exports of the same form with one API key, started
  * together as manual runs that n8n offloads to its workers (two of them), against the
@@ -19,6 +20,7 @@ import { BENCH_NODES, filloutExportWorkflow, PAGE_SIZE } from './workflows';
 const EXPORTS = 3;
 const RATE_LIMIT = 5;
 const WARM_UP_SUBMISSIONS = 20;
+const STATS_SAMPLE_MS = 250;
 
 export interface SharedExportRun extends TimedRun {
 	name: string;
@@ -44,6 +46,35 @@ export interface SharedExportFigures {
 	wallFromStartedMs: number;
 	/** The issue's shared floor: all exports' requests at 5 per second. */
 	floorMs: number;
+	/** 429s by whole second since the common start (sampled every 250 ms): when they came. */
+	rateLimitedBySecond: Map<number, number>;
+}
+
+/**
+ * Reads the key's 429 count every 250 ms while the exports run, to tell when the 429s
+ * came (the first windows, before the workers see each other, or all along).
+ */
+function sample429s(control: SandboxControl, apiKey: string, began: number) {
+	const bySecond = new Map<number, number>();
+	let last: number | undefined;
+	let sampling = Promise.resolve();
+	const timer = setInterval(() => {
+		sampling = sampling.then(async () => {
+			const now = statsOfKey(await control.stats(), apiKey).rateLimited;
+			const second = Math.floor((Date.now() - began) / 1000);
+			if (last !== undefined && now > last) {
+				bySecond.set(second, (bySecond.get(second) ?? 0) + now - last);
+			}
+			last = now;
+		});
+	}, STATS_SAMPLE_MS);
+	return {
+		bySecond,
+		stop: async () => {
+			clearInterval(timer);
+			await sampling;
+		},
+	};
 }
 
 interface ExportContext {
@@ -96,9 +127,11 @@ export async function runSharedExports(
 
 	ctx.log(`queue export: ${EXPORTS} exports of ${submissions} started together, one key`);
 	const before = statsOfKey(await control.stats(), account.apiKey);
+	const sampler = sample429s(control, account.apiKey, Date.now());
 	const { began, ended } = await runTogether(ctx, names, (name) =>
 		filloutExportWorkflow(name, credential, account.formId),
 	);
+	await sampler.stop();
 	const made = statsSince(statsOfKey(await control.stats(), account.apiKey), before);
 
 	const expected = new Set(account.submissionIds);
@@ -134,6 +167,7 @@ export async function runSharedExports(
 		wallMs: lastStop - began,
 		wallFromStartedMs: lastStop - firstStart,
 		floorMs: ((EXPORTS * floor.requests) / RATE_LIMIT) * 1000,
+		rateLimitedBySecond: sampler.bySecond,
 	};
 }
 
@@ -154,6 +188,10 @@ export function sharedExportTable(figures: SharedExportFigures): string {
 		'',
 		`Key's requests ${figures.requests}, 429s ${figures.rateLimited} (${share.toFixed(1)} %). Wall from the common start (run requests sent) to the last stoppedAt ${seconds(figures.wallMs)} s; from the earliest startedAt ${seconds(figures.wallFromStartedMs)} s. Shared floor ${seconds(figures.floorMs)} s: wall/floor ${(figures.wallMs / figures.floorMs).toFixed(2)} (from startedAt ${(figures.wallFromStartedMs / figures.floorMs).toFixed(2)}).`,
 	);
+	if (figures.rateLimited) {
+		const when = [...figures.rateLimitedBySecond].map(([second, count]) => `${second} s: ${count}`);
+		lines.push('', `429s by second since the start (sampled every 250 ms): ${when.join(', ')}.`);
+	}
 	const errors = figures.runs.filter((run) => run.error);
 	if (errors.length) {
 		lines.push('', 'Failed:', ...errors.map((run) => `- ${run.name}: ${run.error}`));
