@@ -11,6 +11,7 @@ import {
 	type N8nClient,
 	type WorkflowDefinition,
 } from '../test/e2e/lib';
+import { EXECUTION_PAGE_SIZE, readAllExecutions } from './executionPages';
 
 export interface TimedRun {
 	workflowId: string;
@@ -75,29 +76,22 @@ export function timedOf(summary: ExecutionSummary, workflowId: string, clientMs:
 	};
 }
 
-/** Every execution of a workflow, following n8n's cursor in pages of 100 (newest first). */
+/** Every execution of a workflow, read in pages of 100 (executionPages.ts says why not n8n's cursor). */
 export async function listAllExecutions(
 	client: N8nClient,
 	workflowId: string,
 ): Promise<ExecutionSummary[]> {
-	const all: ExecutionSummary[] = [];
-	let cursor: string | undefined;
-	for (let page = 0; page < 1000; page++) {
+	return await readAllExecutions(async (startedBefore) => {
 		const query = new URLSearchParams({
-			filter: JSON.stringify({ workflowId }),
-			limit: '100',
-			...(cursor ? { cursor } : {}),
+			filter: JSON.stringify({ workflowId, ...(startedBefore ? { startedBefore } : {}) }),
+			limit: String(EXECUTION_PAGE_SIZE),
 		});
-		const answer = await client.rest<{
-			results: ExecutionSummary[];
-			nextCursor?: string | null;
-		}>('GET', `/executions?${query}`);
-		all.push(...answer.results);
-		cursor = answer.nextCursor ?? undefined;
-		if (!cursor || !answer.results.length) break;
-	}
-	const seen = new Set<string>();
-	return all.filter((summary) => !seen.has(String(summary.id)) && !!seen.add(String(summary.id)));
+		const answer = await client.rest<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/executions?${query}`,
+		);
+		return answer.results;
+	});
 }
 
 /** Runs `task` over `inputs` with at most `concurrency` at a time; results in input order. */
