@@ -41,6 +41,11 @@ export interface TriggerFigures {
 	maxMs?: number;
 	/** How many delivery start times came from the sandbox's record (the rest: our clock). */
 	timedBySandbox: number;
+	/**
+	 * From the first measured delivery's start to the last successful execution's end:
+	 * `succeeded / spanMs` is the executions per second n8n sustained.
+	 */
+	spanMs?: number;
 }
 
 export interface BenchRow {

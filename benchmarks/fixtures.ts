@@ -40,6 +40,8 @@ export interface BenchAccount {
 	apiKey: string;
 	apiRoot: string;
 	formId: string;
+	/** The generated submissions' ids. */
+	submissionIds: string[];
 }
 
 /** A new account with one form and `submissions` generated submissions (one a minute). */
@@ -54,13 +56,15 @@ export async function benchAccount(
 		accountId: account.id,
 		questions: QUESTIONS,
 	});
-	if (submissions > 0) await control.generate(form.id, { count: submissions });
+	const generated =
+		submissions > 0 ? await control.generate(form.id, { count: submissions }) : undefined;
 	return {
 		label,
 		accountId: account.id,
 		apiKey: account.apiKey,
 		apiRoot: account.apiRoot,
 		formId: form.id,
+		submissionIds: generated?.submissionIds ?? [],
 	};
 }
 

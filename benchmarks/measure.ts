@@ -11,6 +11,7 @@ import {
 	type N8nClient,
 	type WorkflowDefinition,
 } from '../test/e2e/lib';
+import { EXECUTION_PAGE_SIZE, readAllExecutions } from './executionPages';
 
 export interface TimedRun {
 	workflowId: string;
@@ -35,23 +36,38 @@ export async function runTimed(
 	const created = await client.createWorkflow(workflow);
 	const began = Date.now();
 	const executionId = await client.runWorkflow(created.id);
-	const summary = await waitFor(
+	const summary = await waitForEnd(client, created.id, executionId, workflow.name, timeoutMs);
+	return timedOf(summary, created.id, Date.now() - began);
+}
+
+/** Waits, polling the execution list every 100 ms, until n8n lists the execution as ended. */
+export async function waitForEnd(
+	client: N8nClient,
+	workflowId: string,
+	executionId: string,
+	workflowName: string,
+	timeoutMs = 600_000,
+): Promise<ExecutionSummary> {
+	return await waitFor(
 		async () =>
-			(await client.listExecutions({ workflowId: created.id })).find(
+			(await client.listExecutions({ workflowId })).find(
 				(candidate) => String(candidate.id) === String(executionId) && ENDED(candidate),
 			),
 		{
 			timeoutMs,
 			intervalMs: 100,
-			description: `execution ${executionId} of "${workflow.name}"`,
+			description: `execution ${executionId} of "${workflowName}"`,
 		},
 	);
-	const clientMs = Date.now() - began;
+}
+
+/** The run's figures from n8n's record of the ended execution. */
+export function timedOf(summary: ExecutionSummary, workflowId: string, clientMs: number): TimedRun {
 	const startedAt = summary.startedAt ?? summary.createdAt;
 	const stoppedAt = summary.stoppedAt as string;
 	return {
-		workflowId: created.id,
-		executionId: String(executionId),
+		workflowId,
+		executionId: String(summary.id),
 		status: summary.status,
 		startedAt,
 		stoppedAt,
@@ -60,29 +76,22 @@ export async function runTimed(
 	};
 }
 
-/** Every execution of a workflow, following n8n's cursor in pages of 100 (newest first). */
+/** Every execution of a workflow, read in pages of 100 (executionPages.ts says why not n8n's cursor). */
 export async function listAllExecutions(
 	client: N8nClient,
 	workflowId: string,
 ): Promise<ExecutionSummary[]> {
-	const all: ExecutionSummary[] = [];
-	let cursor: string | undefined;
-	for (let page = 0; page < 1000; page++) {
+	return await readAllExecutions(async (startedBefore) => {
 		const query = new URLSearchParams({
-			filter: JSON.stringify({ workflowId }),
-			limit: '100',
-			...(cursor ? { cursor } : {}),
+			filter: JSON.stringify({ workflowId, ...(startedBefore ? { startedBefore } : {}) }),
+			limit: String(EXECUTION_PAGE_SIZE),
 		});
-		const answer = await client.rest<{
-			results: ExecutionSummary[];
-			nextCursor?: string | null;
-		}>('GET', `/executions?${query}`);
-		all.push(...answer.results);
-		cursor = answer.nextCursor ?? undefined;
-		if (!cursor || !answer.results.length) break;
-	}
-	const seen = new Set<string>();
-	return all.filter((summary) => !seen.has(String(summary.id)) && !!seen.add(String(summary.id)));
+		const answer = await client.rest<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/executions?${query}`,
+		);
+		return answer.results;
+	});
 }
 
 /** Runs `task` over `inputs` with at most `concurrency` at a time; results in input order. */

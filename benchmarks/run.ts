@@ -5,7 +5,7 @@
  * 5 requests per second and 80 ms added to every API request.
  *
  *   npm run bench                       # everything (about 8 minutes)
- *   npm run bench -- --only export      # export, import, trigger, poll, shared-key, files (comma-separated)
+ *   npm run bench -- --only export      # export, import, trigger, poll, shared-key, files, queue (comma-separated)
  *   npm run bench -- --quick            # smaller sizes, to try the harness
  *
  * Results also go to .tmp/bench/<date>.json and .tmp/bench/<date>.md.
@@ -13,7 +13,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { REPO_ROOT, startE2eEnvironment, type RunningN8n } from '../test/e2e/lib';
+import {
+	DEFAULT_N8N_VERSION,
+	REPO_ROOT,
+	startE2eEnvironment,
+	type RunningN8n,
+} from '../test/e2e/lib';
 import type { BenchContext, BenchRow, BenchSizes } from './context';
 import { prepareExport, runExport } from './export';
 import { FILES_FULL, FILES_QUICK, filesHeader, filesTable, runFilesBench } from './files';
@@ -28,6 +33,7 @@ import {
 	transferTable,
 	triggerTable,
 } from './report';
+import { queueSection, runQueueBench } from './queueMode';
 import { runSharedKeyBench, sharedKeyTable } from './sharedKey';
 import { prepareTrigger, runTrigger } from './trigger';
 
@@ -47,8 +53,16 @@ const QUICK: BenchSizes = {
 	triggerConcurrency: 20,
 };
 
-type Scenario = 'export' | 'import' | 'trigger' | 'poll' | 'shared-key' | 'files';
-const SCENARIOS: Scenario[] = ['export', 'import', 'trigger', 'poll', 'shared-key', 'files'];
+type Scenario = 'export' | 'import' | 'trigger' | 'poll' | 'shared-key' | 'files' | 'queue';
+const SCENARIOS: Scenario[] = [
+	'export',
+	'import',
+	'trigger',
+	'poll',
+	'shared-key',
+	'files',
+	'queue',
+];
 
 function parseArgs(argv: string[]) {
 	const only = new Set<Scenario>(SCENARIOS);
@@ -76,19 +90,29 @@ async function main(): Promise<void> {
 		process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 	const began = Date.now();
 	const loadBefore = loadNow();
-	// Scenarios with processes of their own (no shared n8n): run first, reported after the rest.
+	// Scenarios with servers of their own (no single shared n8n): run first, reported after the rest.
+	const queue = args.only.has('queue') ? await runQueueBench(args.sizes, log) : undefined;
 	const own: string[] = [];
 	if (args.only.has('shared-key')) own.push(await sharedKeySection(args, log));
+	if (queue) own.push(queueSection(queue, args.sizes, args.quick));
 	if (args.only.has('files')) own.push(await filesSection(args, log));
 	const ownSections = own.length ? own.join('\n\n') : undefined;
 	const inN8n: Scenario[] = ['export', 'import', 'trigger', 'poll'];
 	if (!inN8n.some((scenario) => args.only.has(scenario))) {
-		if (ownSections)
+		if (ownSections) {
+			const machine = describeMachine(
+				queue?.n8nNodeBinary ?? process.execPath,
+				queue ? DEFAULT_N8N_VERSION : '–',
+				loadBefore,
+			);
+			machine.loadAfter = loadNow();
+			const took = `Benchmark took ${((Date.now() - began) / 1000).toFixed(0)} s.`;
 			save(
-				`${ownSections}\n\nBenchmark took ${((Date.now() - began) / 1000).toFixed(0)} s.`,
+				`Machine: ${machineLine(machine)}\n\n${ownSections}\n\n${took}`,
 				log,
 				[...args.only].join('-'),
 			);
+		}
 		return;
 	}
 	const env = await startE2eEnvironment({

@@ -13,7 +13,9 @@ import {
 	waitFor,
 	type CredentialRef,
 	type ExecutionSummary,
+	type N8nClient,
 	type RespondResult,
+	type SandboxControl,
 	type SandboxWebhook,
 } from '../test/e2e/lib';
 import type { BenchContext, BenchRow, TriggerFigures } from './context';
@@ -35,7 +37,7 @@ export async function prepareTrigger(ctx: BenchContext): Promise<TriggerSetup> {
 	return { account, credential: await filloutCredential(ctx.client, account) };
 }
 
-interface Receiver {
+export interface Receiver {
 	key: 'fillout' | 'webhook';
 	label: string;
 	workflowId: string;
@@ -46,8 +48,20 @@ interface Receiver {
 	submissionOf(items: Array<Record<string, unknown>>): string | undefined;
 }
 
+/** The Fillout Trigger's workflow as a receiver: its output item carries the submission id. */
+export function filloutReceiver(label: string, workflowId: string, webhookId: number): Receiver {
+	return {
+		key: 'fillout',
+		label,
+		workflowId,
+		webhookId,
+		node: NODE_NAMES.trigger,
+		submissionOf: (items) => items[0]?.submissionId as string | undefined,
+	};
+}
+
 /** The start of every delivery, by webhook and submission, as the sandbox records them. */
-class DeliveryRecords {
+export class DeliveryRecords {
 	readonly at = new Map<string, number>();
 
 	add(webhooks: SandboxWebhook[]): void {
@@ -95,14 +109,7 @@ export async function runTrigger(ctx: BenchContext, setup: TriggerSetup): Promis
 	}
 
 	const receivers: Receiver[] = [
-		{
-			key: 'fillout',
-			label: 'Fillout Trigger',
-			workflowId: trigger.id,
-			webhookId: triggerHooks[0].id,
-			node: NODE_NAMES.trigger,
-			submissionOf: (items) => items[0]?.submissionId as string | undefined,
-		},
+		filloutReceiver('Fillout Trigger', trigger.id, triggerHooks[0].id),
 		{
 			key: 'webhook',
 			label: 'n8n Webhook node (POST, respond immediately)',
@@ -116,29 +123,110 @@ export async function runTrigger(ctx: BenchContext, setup: TriggerSetup): Promis
 		},
 	];
 
-	// Warm-up: a few respondents one by one; their executions are left out of the figures.
-	for (let index = 0; index < WARM_UP_RESPONDENTS; index++) await control.respond(account.formId);
-	for (const receiver of receivers) {
-		await waitForEnded(ctx, receiver.workflowId, WARM_UP_RESPONDENTS);
-	}
+	await warmUpRespondents(client, control, account.formId, receivers);
+	const deliveries = await deliverRespondents(
+		control,
+		account.formId,
+		total,
+		ctx.sizes.triggerConcurrency,
+		ctx.log,
+	);
 
-	// The measured respondents, 20 at a time, while the delivery records are collected
-	// (the sandbox keeps the last 100 per webhook).
-	ctx.log(`trigger: ${total} respondents, ${ctx.sizes.triggerConcurrency} at a time`);
+	const rows: BenchRow[] = [];
+	for (const receiver of receivers) {
+		rows.push(await receiverRow(client, receiver, deliveries, ctx.log));
+	}
+	for (const receiver of receivers) await client.deactivateWorkflow(receiver.workflowId);
+	return rows;
+}
+
+/** Waits for the receiver's executions (up to 3 minutes), then counts them: one row. */
+export async function receiverRow(
+	client: N8nClient,
+	receiver: Receiver,
+	deliveries: Deliveries,
+	log: (line: string) => void,
+): Promise<BenchRow> {
+	const { results, records, sentAt } = deliveries;
+	const total = results.length;
+	const ended = await waitForEnded(
+		client,
+		receiver.workflowId,
+		WARM_UP_RESPONDENTS + total,
+		180_000,
+	).catch(async () => await listAllExecutions(client, receiver.workflowId));
+	log(`trigger: reading ${ended.length} executions of ${receiver.label}`);
+	const figures = await figuresOf(client, receiver, results, ended, records, sentAt);
+	return {
+		scenario: 'trigger',
+		variant: receiver.label,
+		ok:
+			figures.missing === 0 &&
+			figures.duplicated === 0 &&
+			figures.deliveryFailures === 0 &&
+			figures.succeeded === total,
+		status: figures.succeeded === figures.executions ? 'success' : 'some failed',
+		items: figures.succeeded,
+		expectedItems: total,
+		trigger: figures,
+		notes:
+			figures.timedBySandbox < total
+				? [
+						`${total - figures.timedBySandbox} delivery starts from the benchmark's clock (sandbox record rolled over)`,
+					]
+				: [],
+	};
+}
+
+/**
+ * A few respondents one by one before the measured ones (n8n loads the node's code and
+ * warms its database); their executions are left out of the figures.
+ */
+export async function warmUpRespondents(
+	client: N8nClient,
+	control: SandboxControl,
+	formId: string,
+	receivers: readonly Receiver[],
+): Promise<void> {
+	for (let index = 0; index < WARM_UP_RESPONDENTS; index++) await control.respond(formId);
+	for (const receiver of receivers) {
+		await waitForEnded(client, receiver.workflowId, WARM_UP_RESPONDENTS);
+	}
+}
+
+export interface Deliveries {
+	results: RespondResult[];
+	records: DeliveryRecords;
+	/** When the benchmark asked the sandbox for each respondent, by submission id. */
+	sentAt: Map<string, number>;
+}
+
+/**
+ * The measured respondents, `concurrency` at a time, while the delivery records are
+ * collected (the sandbox keeps the last 100 per webhook).
+ */
+export async function deliverRespondents(
+	control: SandboxControl,
+	formId: string,
+	total: number,
+	concurrency: number,
+	log: (line: string) => void,
+): Promise<Deliveries> {
+	log(`trigger: ${total} respondents, ${concurrency} at a time`);
 	const records = new DeliveryRecords();
 	let polling = Promise.resolve();
 	const poller = setInterval(() => {
-		polling = polling.then(async () => records.add(await control.webhooksOf(account.formId)));
+		polling = polling.then(async () => records.add(await control.webhooksOf(formId)));
 	}, RECORD_POLL_MS);
 	const sentAt = new Map<string, number>();
 	let results: RespondResult[];
 	try {
 		results = await mapConcurrent(
 			Array.from({ length: total }, (_, index) => index),
-			ctx.sizes.triggerConcurrency,
+			concurrency,
 			async () => {
 				const before = Date.now();
-				const result = await control.respond(account.formId);
+				const result = await control.respond(formId);
 				sentAt.set(result.submission.submissionId, before);
 				return result;
 			},
@@ -147,52 +235,20 @@ export async function runTrigger(ctx: BenchContext, setup: TriggerSetup): Promis
 		clearInterval(poller);
 	}
 	await polling;
-	records.add(await control.webhooksOf(account.formId));
-	ctx.log('trigger: all respondents answered; waiting for the executions');
-
-	const rows: BenchRow[] = [];
-	for (const receiver of receivers) {
-		const ended = await waitForEnded(
-			ctx,
-			receiver.workflowId,
-			WARM_UP_RESPONDENTS + total,
-			180_000,
-		).catch(async () => await listAllExecutions(client, receiver.workflowId));
-		ctx.log(`trigger: reading ${ended.length} executions of ${receiver.label}`);
-		const figures = await figuresOf(ctx, receiver, results, ended, records, sentAt);
-		rows.push({
-			scenario: 'trigger',
-			variant: receiver.label,
-			ok:
-				figures.missing === 0 &&
-				figures.duplicated === 0 &&
-				figures.deliveryFailures === 0 &&
-				figures.succeeded === total,
-			status: figures.succeeded === figures.executions ? 'success' : 'some failed',
-			items: figures.succeeded,
-			expectedItems: total,
-			trigger: figures,
-			notes:
-				figures.timedBySandbox < total
-					? [
-							`${total - figures.timedBySandbox} delivery starts from the benchmark's clock (sandbox record rolled over)`,
-						]
-					: [],
-		});
-	}
-	for (const receiver of receivers) await client.deactivateWorkflow(receiver.workflowId);
-	return rows;
+	records.add(await control.webhooksOf(formId));
+	log('trigger: all respondents answered; waiting for the executions');
+	return { results, records, sentAt };
 }
 
-async function waitForEnded(
-	ctx: BenchContext,
+export async function waitForEnded(
+	client: N8nClient,
 	workflowId: string,
 	count: number,
 	timeoutMs = 60_000,
 ): Promise<ExecutionSummary[]> {
 	return await waitFor(
 		async () => {
-			const list = await listAllExecutions(ctx.client, workflowId);
+			const list = await listAllExecutions(client, workflowId);
 			const ended = list.filter(
 				(summary) => !['new', 'running', 'waiting'].includes(summary.status),
 			);
@@ -207,8 +263,8 @@ async function waitForEnded(
 }
 
 /** Reads which submission each execution carries, then counts (triggerFigures.ts). */
-async function figuresOf(
-	ctx: BenchContext,
+export async function figuresOf(
+	client: N8nClient,
 	receiver: Receiver,
 	results: RespondResult[],
 	executions: ExecutionSummary[],
@@ -216,7 +272,7 @@ async function figuresOf(
 	sentAt: Map<string, number>,
 ): Promise<TriggerFigures> {
 	const carried = await mapConcurrent(executions, 6, async (summary) => {
-		const execution = await ctx.client.getExecution(String(summary.id));
+		const execution = await client.getExecution(String(summary.id));
 		try {
 			return execution ? receiver.submissionOf(execution.items(receiver.node)) : undefined;
 		} catch {

@@ -35,6 +35,8 @@ export function triggerFigures(observed: TriggerObservations): TriggerFigures {
 	let duplicated = 0;
 	let timedBySandbox = 0;
 	const latencies: number[] = [];
+	let firstStart = Infinity;
+	let lastStop = -Infinity;
 	for (const result of observed.results) {
 		const submissionId = result.submission.submissionId;
 		const delivery = result.deliveries.find((entry) => entry.webhookId === observed.webhookId);
@@ -46,8 +48,10 @@ export function triggerFigures(observed: TriggerObservations): TriggerFigures {
 			missing++;
 			continue;
 		}
+		lastStop = Math.max(lastStop, ...stops);
 		const start = observed.deliveryStart(submissionId);
 		if (start === undefined) continue;
+		firstStart = Math.min(firstStart, start.at);
 		if (start.bySandbox) timedBySandbox++;
 		latencies.push(Math.min(...stops) - start.at);
 	}
@@ -63,5 +67,6 @@ export function triggerFigures(observed: TriggerObservations): TriggerFigures {
 		p99Ms: percentile(latencies, 99),
 		maxMs: latencies.length ? Math.max(...latencies) : undefined,
 		timedBySandbox,
+		spanMs: lastStop > firstStart ? lastStop - firstStart : undefined,
 	};
 }

@@ -39,6 +39,7 @@ describe('trigger figures: one execution per submission', () => {
 		const figures = figuresFor([execution('a', 100), execution('b', 200), execution('c', 300)]);
 		expect(figures).toMatchObject({ executions: 3, succeeded: 3, missing: 0, duplicated: 0 });
 		expect(figures.medianMs).toBe(200);
+		expect(figures.spanMs).toBe(300);
 	});
 
 	it('a submission run twice shows (and its latency is its first execution’s)', () => {
@@ -50,6 +51,8 @@ describe('trigger figures: one execution per submission', () => {
 		]);
 		expect(figures).toMatchObject({ executions: 4, succeeded: 4, missing: 0, duplicated: 1 });
 		expect(figures.maxMs).toBe(300);
+		// The span runs to the last execution, the one run twice included.
+		expect(figures.spanMs).toBe(900);
 	});
 
 	it('a lost or failed one is missing; warm-ups and unreadable executions do not count', () => {
@@ -61,5 +64,6 @@ describe('trigger figures: one execution per submission', () => {
 		]);
 		expect(figures).toMatchObject({ executions: 2, succeeded: 1, missing: 2, duplicated: 0 });
 		expect(figures.timedBySandbox).toBe(1);
+		expect(figures.spanMs).toBe(100);
 	});
 });

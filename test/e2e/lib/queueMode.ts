@@ -6,7 +6,7 @@
  * community-nodes folder holding the packed package, and the sandbox.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { assertPackageLoaded, CHECK_API_KEY } from './environment';
@@ -21,7 +21,7 @@ import {
 import { DEFAULT_OWNER, N8nClient, type Owner } from './n8nClient';
 import { installPackageInto, packPackage, type InstalledPackage, type PackedPackage } from './pack';
 import { DEFAULT_N8N_VERSION } from './paths';
-import { freePort } from './processes';
+import { freePort, stopProcessGroup } from './processes';
 import {
 	ensureQueueServices,
 	startPostgres,
@@ -209,4 +209,44 @@ export async function startQueueEnvironment(
 /** The pid of a connection, for the teardown's order (n8n before its database). */
 export function servicePids(state: Pick<QueueState, 'postgres' | 'redis'>): number[] {
 	return [state.postgres.pid, state.redis.pid];
+}
+
+/**
+ * Stops the cluster's process groups: n8n and the sandbox first (so n8n shuts down while
+ * its database and queue are still there), then Postgres and Redis.
+ */
+export async function stopQueueCluster(
+	pids: readonly number[],
+	state: Pick<QueueState, 'postgres' | 'redis'> | undefined,
+): Promise<void> {
+	const services = state ? servicePids(state) : [];
+	const stopAll = async (group: number[]) =>
+		await Promise.all(group.map(async (pid) => await stopProcessGroup(pid, { timeoutMs: 10_000 })));
+	await stopAll(pids.filter((pid) => !services.includes(pid)));
+	await stopAll(pids.filter((pid) => services.includes(pid)));
+}
+
+/** Copies every `*.log` of the work folder and its sub-folders (n8n, sandbox, Postgres, Redis). */
+export function copyQueueLogs(workDir: string, destination: string): void {
+	mkdirSync(destination, { recursive: true });
+	for (const entry of readdirSync(workDir, { recursive: true, encoding: 'utf8' })) {
+		const file = join(workDir, entry);
+		if (entry.endsWith('.log') && existsSync(file))
+			cpSync(file, join(destination, entry.replace(/\//g, '-')));
+	}
+}
+
+/**
+ * Which worker ran each execution, from the workers' logs ("Worker started execution
+ * <id> (job ..."): execution id → index in `workers`.
+ */
+export function workerOfExecutions(workers: readonly N8nConnection[]): Map<string, number> {
+	const ran = new Map<string, number>();
+	workers.forEach((worker, index) => {
+		const log = readFileSync(worker.logFile, 'utf8');
+		for (const match of log.matchAll(/Worker started execution (\S+) \(job /g)) {
+			ran.set(match[1], index);
+		}
+	});
+	return ran;
 }

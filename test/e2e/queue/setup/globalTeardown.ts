@@ -5,38 +5,22 @@
  * the logs in .tmp/e2e-logs/queue/ of the clone and removes the temp folder
  * (FILLOUT_E2E_KEEP=1 keeps it).
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { REPO_ROOT } from '../../lib/paths';
-import { PID_FILE_VARIABLE, readPidFile, stopProcessGroup } from '../../lib/processes';
-import { servicePids, type QueueState } from '../../lib/queueMode';
+import { PID_FILE_VARIABLE, readPidFile } from '../../lib/processes';
+import { copyQueueLogs, stopQueueCluster, type QueueState } from '../../lib/queueMode';
 import { readStateIfAny, STATE_VARIABLE } from '../../lib/state';
-
-async function stopAll(pids: number[]): Promise<void> {
-	await Promise.all(pids.map(async (pid) => await stopProcessGroup(pid, { timeoutMs: 10_000 })));
-}
-
-/** Every `*.log` of the work folder and its sub-folders (n8n, sandbox, Postgres, Redis). */
-function copyLogs(workDir: string, destination: string): void {
-	mkdirSync(destination, { recursive: true });
-	for (const entry of readdirSync(workDir, { recursive: true, encoding: 'utf8' })) {
-		const file = join(workDir, entry);
-		if (entry.endsWith('.log') && existsSync(file))
-			cpSync(file, join(destination, entry.replace(/\//g, '-')));
-	}
-}
 
 export default async function globalTeardown(): Promise<void> {
 	const pidFile = process.env[PID_FILE_VARIABLE];
 	const pids = readPidFile(pidFile);
 	const state = readStateIfAny<QueueState>(process.env[STATE_VARIABLE]);
-	const services = state ? servicePids(state) : [];
-	await stopAll(pids.filter((pid) => !services.includes(pid)));
-	await stopAll(pids.filter((pid) => services.includes(pid)));
+	await stopQueueCluster(pids, state);
 	if (pidFile) rmSync(pidFile, { force: true });
 	if (!state) return;
-	copyLogs(state.workDir, join(REPO_ROOT, '.tmp', 'e2e-logs', 'queue'));
+	copyQueueLogs(state.workDir, join(REPO_ROOT, '.tmp', 'e2e-logs', 'queue'));
 	if (process.env.FILLOUT_E2E_KEEP !== '1') rmSync(state.workDir, { recursive: true, force: true });
 	else process.stderr.write(`[queue] kept ${state.workDir}\n`);
 }
