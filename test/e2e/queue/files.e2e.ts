@@ -7,13 +7,14 @@
  * - The example workflow (Get Many with Download Files → Split Out → Read/Write Files)
  *   as a manual run offloaded to a worker: the files it writes hash like the sandbox's;
  *   each file is a row of n8n's `binary_data` table (Postgres) with those bytes, its name
- *   and MIME type; and the main, which never ran it, serves it through the editor's
- *   binary-data endpoint.
+ *   and MIME type; the main, which never ran it, serves it through the editor's
+ *   binary-data endpoint; deleting the execution deletes the rows.
  * - The Fillout Trigger with Download Files on a real delivery: the webhook processor
  *   downloads the files into the database, a worker runs the execution and its
  *   Read/Write Files node writes the same bytes. n8n 2.41.1 links such files to no
- *   execution (`temp`), so its editor endpoint answers 404 for them; checked, so that a
- *   release that changes it shows up (the README states the limit).
+ *   execution (`temp`): its editor endpoint answers 404 for them, and deleting the
+ *   execution leaves them in the database. Both are checked, so that a release that
+ *   changes them shows up (the README states these limits).
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -201,6 +202,9 @@ it('a manual run on a worker: the files it writes and the main’s copies match 
 		});
 	}
 	expect((await fileLog(queue.state.sandbox.origin)).withAuthorization).toEqual([]);
+
+	await queue.n8n.deleteExecutions([execution.id]);
+	expect((await databaseRows(stored)).size).toBe(0);
 });
 
 it('the trigger on a real delivery: the webhook processor downloads, a worker writes the same bytes', async () => {
@@ -239,6 +243,10 @@ it('the trigger on a real delivery: the webhook processor downloads, a worker wr
 			expect({ key, status: (await servedByMain(file.id)).status }).toEqual({ key, status: 404 });
 		}
 		expect((await fileLog(queue.state.sandbox.origin)).withAuthorization).toEqual([]);
+
+		// Nor are they deleted with the execution: n8n deletes an execution's files by its id.
+		await queue.n8n.deleteExecutions([execution.id]);
+		expect((await databaseRows(stored)).size).toBe(stored.length);
 	} finally {
 		await queue.n8n.deactivateWorkflow(workflowId).catch(() => undefined);
 	}
