@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { EXAMPLES_DIR, FORM_PLACEHOLDER } from '../../scripts/examples';
 import { fileOriginFor } from '../../sandbox/files';
 import { http } from '../support/http';
-import type { WorkflowDefinition } from './lib/n8nClient';
+import type { NodeDefinition, WorkflowDefinition } from './lib/n8nClient';
 import { NODE_TYPES } from './lib/paths';
 import { waitFor } from './lib/processes';
 import type { SandboxControl } from './lib/sandbox';
@@ -113,69 +113,90 @@ export async function expectedHashes({
 
 export const FILES_TRIGGER_NODES = {
 	trigger: 'Fillout Trigger',
+	get: 'Get Submission with Files',
 	split: 'One Item per File',
 	write: 'Write Files',
 };
 
 /**
- * Fillout Trigger (Download Files) → Split Out (one item per file, binary kept) →
- * Read/Write Files, writing each file as `<dir>/<submission ID>-<file name>`.
+ * Fillout Trigger → Split Out (one item per file, binary kept) → Read/Write Files,
+ * writing each file as `<dir>/<submission ID>-<file name>`. The files are downloaded by
+ * the trigger (Download Files), or with `downloadWith: 'get'` by a Submission → Get
+ * (Download Files) after a trigger that downloads nothing.
  */
 export function filesTriggerWorkflow(options: {
 	name: string;
 	credential: CredentialRef;
 	formId: string;
 	dir: string;
+	downloadWith?: 'trigger' | 'get';
 }): WorkflowDefinition {
 	const names = FILES_TRIGGER_NODES;
+	const byGet = options.downloadWith === 'get';
+	const fillout = { authentication: 'apiKey', form: formById(options.formId) };
+	const chain: Array<
+		Pick<NodeDefinition, 'name' | 'type' | 'parameters' | 'credentials' | 'webhookId'>
+	> = [
+		{
+			name: names.trigger,
+			type: NODE_TYPES.trigger,
+			webhookId: randomUUID(),
+			parameters: { ...fillout, downloadFiles: !byGet },
+			credentials: credentialsOf(options.credential),
+		},
+		...(byGet
+			? [
+					{
+						name: names.get,
+						type: NODE_TYPES.action,
+						parameters: {
+							...fillout,
+							resource: 'submission',
+							operation: 'get',
+							submissionId: '={{ $json.submissionId }}',
+							downloadFiles: true,
+						},
+						credentials: credentialsOf(options.credential),
+					},
+				]
+			: []),
+		{
+			name: names.split,
+			type: 'n8n-nodes-base.splitOut',
+			parameters: {
+				fieldToSplitOut: 'files',
+				include: 'selectedOtherFields',
+				fieldsToInclude: 'submissionId',
+				options: { includeBinary: true },
+			},
+		},
+		{
+			name: names.write,
+			type: 'n8n-nodes-base.readWriteFile',
+			parameters: {
+				operation: 'write',
+				fileName: `=${options.dir}/{{ $json.submissionId }}-{{ $json.files.fileName }}`,
+				dataPropertyName: '={{ $json.files.binaryProperty }}',
+				options: {},
+			},
+		},
+	];
 	return {
 		name: options.name,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: names.trigger,
-				type: NODE_TYPES.trigger,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: {
-					authentication: 'apiKey',
-					form: formById(options.formId),
-					downloadFiles: true,
-				},
-				credentials: credentialsOf(options.credential),
-			},
-			{
-				id: randomUUID(),
-				name: names.split,
-				type: 'n8n-nodes-base.splitOut',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {
-					fieldToSplitOut: 'files',
-					include: 'selectedOtherFields',
-					fieldsToInclude: 'submissionId',
-					options: { includeBinary: true },
-				},
-			},
-			{
-				id: randomUUID(),
-				name: names.write,
-				type: 'n8n-nodes-base.readWriteFile',
-				typeVersion: 1,
-				position: [440, 0],
-				parameters: {
-					operation: 'write',
-					fileName: `=${options.dir}/{{ $json.submissionId }}-{{ $json.files.fileName }}`,
-					dataPropertyName: '={{ $json.files.binaryProperty }}',
-					options: {},
-				},
-			},
-		],
-		connections: {
-			[names.trigger]: { main: [[{ node: names.split, type: 'main', index: 0 }]] },
-			[names.split]: { main: [[{ node: names.write, type: 'main', index: 0 }]] },
-		},
+		nodes: chain.map((node, index) => ({
+			id: randomUUID(),
+			typeVersion: 1,
+			position: [220 * index, 0],
+			...node,
+		})),
+		connections: Object.fromEntries(
+			chain
+				.slice(1)
+				.map((node, index) => [
+					chain[index].name,
+					{ main: [[{ node: node.name, type: 'main', index: 0 }]] },
+				]),
+		),
 		settings: { executionOrder: 'v1' },
 	};
 }

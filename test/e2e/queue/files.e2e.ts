@@ -92,7 +92,7 @@ interface StoredFile {
 function storedFiles(execution: Execution, nodeName: string): StoredFile[] {
 	return execution.rawItems(nodeName).flatMap((raw) => {
 		const item = raw as typeof raw & { binary?: Record<string, StoredFile> };
-		const files = item.json.files as Array<{ binaryProperty: string; fileName: string }>;
+		const files = (item.json.files ?? []) as Array<{ binaryProperty: string; fileName: string }>;
 		return files.map((file) => ({
 			...item.binary![file.binaryProperty],
 			submissionId: String(item.json.submissionId),
@@ -207,20 +207,25 @@ it('a manual run on a worker: the files it writes and the main’s copies match 
 	expect((await databaseRows(stored)).size).toBe(0);
 });
 
-it('the trigger on a real delivery: the webhook processor downloads, a worker writes the same bytes', async () => {
-	const formId = await newFilesForm('queue files trigger');
-	const dir = join(folder, 'trigger');
+/**
+ * Publishes a files trigger workflow, submits three files and returns the execution
+ * once it succeeded on a worker and wrote the files byte for byte.
+ */
+async function deliverFiles(label: string, downloadWith: 'trigger' | 'get') {
+	const formId = await newFilesForm(label);
+	const dir = join(folder, label.replace(/\W+/g, '-'));
 	mkdirSync(dir);
 	const workflow = filesTriggerWorkflow({
-		name: unique('queue files trigger'),
+		name: unique(label),
 		credential,
 		formId,
 		dir,
+		downloadWith,
 	});
 	const { id: workflowId } = await queue.n8n.createWorkflow(workflow);
 	try {
 		expect((await queue.n8n.activateWorkflow(workflowId)).active).toBe(true);
-		const delivered = await submitFilesOnceRegistered(queue.sandbox, formId, 'qt');
+		const delivered = await submitFilesOnceRegistered(queue.sandbox, formId, label.slice(-2));
 		const [registered] = await queue.sandbox.webhooksOf(formId);
 		const trigger = workflow.nodes.find((node) => node.name === FILES_TRIGGER_NODES.trigger);
 		expect(registered.url).toContain(
@@ -234,20 +239,37 @@ it('the trigger on a real delivery: the webhook processor downloads, a worker wr
 		expectRanOnOneWorker(queue.state, execution.id);
 		const expected = await expectedHashes(delivered);
 		expect(writtenHashes(dir)).toEqual(expected);
-		const stored = storedFiles(execution, FILES_TRIGGER_NODES.trigger);
-		await expectInDatabase(stored, expected, 'temp');
-		for (const file of stored) {
-			const key = `${file.submissionId}-${file.fileName}`;
-			// n8n 2.41.1 links a file stored before its execution existed (a webhook's) to no
-			// execution in database mode, and its editor endpoint then refuses it (README).
-			expect({ key, status: (await servedByMain(file.id)).status }).toEqual({ key, status: 404 });
-		}
 		expect((await fileLog(queue.state.sandbox.origin)).withAuthorization).toEqual([]);
-
-		// Nor are they deleted with the execution: n8n deletes an execution's files by its id.
-		await queue.n8n.deleteExecutions([execution.id]);
-		expect((await databaseRows(stored)).size).toBe(stored.length);
+		return { execution, expected };
 	} finally {
 		await queue.n8n.deactivateWorkflow(workflowId).catch(() => undefined);
 	}
+}
+
+it('the trigger on a real delivery: the webhook processor downloads, a worker writes the same bytes', async () => {
+	const { execution, expected } = await deliverFiles('queue files trigger t1', 'trigger');
+	const stored = storedFiles(execution, FILES_TRIGGER_NODES.trigger);
+	await expectInDatabase(stored, expected, 'temp');
+	for (const file of stored) {
+		const key = `${file.submissionId}-${file.fileName}`;
+		// n8n 2.41.1 links a file stored before its execution existed (a webhook's) to no
+		// execution in database mode, and its editor endpoint then refuses it (README).
+		expect({ key, status: (await servedByMain(file.id)).status }).toEqual({ key, status: 404 });
+	}
+	// Nor are they deleted with the execution: n8n deletes an execution's files by its id.
+	await queue.n8n.deleteExecutions([execution.id]);
+	expect((await databaseRows(stored)).size).toBe(stored.length);
+});
+
+it('the README’s way round: Submission → Get with Download Files after the trigger stores the files with the execution', async () => {
+	const { execution, expected } = await deliverFiles('queue files trigger g1', 'get');
+	expect(storedFiles(execution, FILES_TRIGGER_NODES.trigger)).toEqual([]);
+	const stored = storedFiles(execution, FILES_TRIGGER_NODES.get);
+	await expectInDatabase(stored, expected, execution.id);
+	for (const file of stored) {
+		const key = `${file.submissionId}-${file.fileName}`;
+		expect({ key, status: (await servedByMain(file.id)).status }).toEqual({ key, status: 200 });
+	}
+	await queue.n8n.deleteExecutions([execution.id]);
+	expect((await databaseRows(stored)).size).toBe(0);
 });
