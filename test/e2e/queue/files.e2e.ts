@@ -15,6 +15,9 @@
  *   execution (`temp`): its editor endpoint answers 404 for them, and deleting the
  *   execution leaves them in the database. Both are checked, so that a release that
  *   changes them shows up (the README states these limits).
+ * - The README's way round: the trigger without Download Files, then Submission → Get
+ *   with it on the worker: the files belong to the execution (served by the main,
+ *   deleted with it).
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
