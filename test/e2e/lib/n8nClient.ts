@@ -521,6 +521,11 @@ export class N8nClient {
 		return page.results;
 	}
 
+	/** Deletes executions as the editor's Delete does (with their binary data). */
+	async deleteExecutions(ids: string[]): Promise<void> {
+		await this.rest('POST', '/executions/delete', { ids });
+	}
+
 	/**
 	 * The execution with its data parsed; undefined while n8n has not stored it. A large
 	 * execution (binary data held in memory) needs more than the default 30 s.

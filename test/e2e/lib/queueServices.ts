@@ -21,6 +21,8 @@ export interface PostgresConnection {
 	port: number;
 	database: string;
 	user: string;
+	/** Postgres's bin folder (psql). */
+	binDir: string;
 	pid: number;
 	logFile: string;
 }
@@ -119,10 +121,30 @@ export async function startPostgres(
 			{ timeoutMs: 60_000, intervalMs: 250, description: 'Postgres to accept connections' },
 		);
 		started = true;
-		return { ...connection, pid: child.pid, logFile, stop: child.stop };
+		return { ...connection, binDir, pid: child.pid, logFile, stop: child.stop };
 	} finally {
 		if (!started) await child.stop({ kill: true });
 	}
+}
+
+/**
+ * The rows a query returns, each as its columns' text (psql's unaligned output), e.g. to
+ * see what n8n stored in its database.
+ */
+export async function queryPostgres(
+	postgres: PostgresConnection,
+	sql: string,
+): Promise<string[][]> {
+	const args = ['-h', postgres.host, '-p', String(postgres.port), '-U', postgres.user];
+	const { stdout } = await run(
+		join(postgres.binDir, 'psql'),
+		[...args, '-d', postgres.database, '-At', '-F', '\t', '-v', 'ON_ERROR_STOP=1', '-c', sql],
+		{ env: cleanEnvironment(), maxBuffer: 16 * 1024 * 1024 },
+	);
+	return stdout
+		.split('\n')
+		.filter((line) => line !== '')
+		.map((line) => line.split('\t'));
 }
 
 /** Redis in the foreground on a free loopback port, nothing saved to disk. */

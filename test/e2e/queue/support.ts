@@ -67,6 +67,14 @@ export function logMentionsRun(connection: N8nConnection, executionId: string): 
 	);
 }
 
+/** The execution ran on exactly one worker: neither the main nor the webhook processor. */
+export function expectRanOnOneWorker(state: QueueState, executionId: string): void {
+	const workers = workersThatRan(state, executionId);
+	expect({ executionId, workers }).toEqual({ executionId, workers: [expect.any(Number)] });
+	expect(logMentionsRun(state.main, executionId)).toBe(false);
+	expect(logMentionsRun(state.webhook, executionId)).toBe(false);
+}
+
 export { unique };
 export { settledWebhooks } from '../lib/sandbox';
 

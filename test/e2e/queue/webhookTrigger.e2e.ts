@@ -13,11 +13,10 @@ import { NODE_NAMES, productionWebhookUrl, triggerWorkflow } from '../lib/workfl
 import {
 	connectQueue,
 	createTriggerFixture,
-	logMentionsRun,
+	expectRanOnOneWorker,
 	restartProcess,
 	settledWebhooks,
 	unique,
-	workersThatRan,
 	type QueueContext,
 } from './support';
 
@@ -56,14 +55,6 @@ async function endedExecutions(count: number): Promise<Execution[]> {
 	return executions.reverse();
 }
 
-/** The execution ran on exactly one worker: neither the main nor the webhook processor. */
-function expectRanOnOneWorker(executionId: string): void {
-	const workers = workersThatRan(queue.state, executionId);
-	expect({ executionId, workers }).toEqual({ executionId, workers: [expect.any(Number)] });
-	expect(logMentionsRun(queue.state.main, executionId)).toBe(false);
-	expect(logMentionsRun(queue.state.webhook, executionId)).toBe(false);
-}
-
 it('publishing registers exactly one webhook, at the webhook processor’s address, with a secret', async () => {
 	expect(await queue.sandbox.webhooksOf(formId)).toEqual([]);
 	expect((await queue.n8n.activateWorkflow(workflowId)).active).toBe(true);
@@ -98,7 +89,7 @@ it('deliveries go to the webhook processor and each runs once, on a worker', asy
 		return execution.items(NODE_NAMES.trigger)[0].submissionId;
 	});
 	expect(seen.sort()).toEqual(results.map((result) => result.submission.submissionId).sort());
-	for (const execution of executions) expectRanOnOneWorker(execution.id);
+	for (const execution of executions) expectRanOnOneWorker(queue.state, execution.id);
 });
 
 it('a delivery without the secret, or with a wrong one, gets 401 and starts nothing', async () => {
@@ -127,7 +118,7 @@ it('restarting the main leaves exactly the one webhook, and a delivery after it 
 	expect(newest.items(NODE_NAMES.trigger)).toEqual([
 		expect.objectContaining({ submissionId: submission.submissionId, Name: 'After Restart' }),
 	]);
-	expectRanOnOneWorker(newest.id);
+	expectRanOnOneWorker(queue.state, newest.id);
 	await sleep(2_000);
 	expect(await executionCount()).toBe(before + 1);
 });
