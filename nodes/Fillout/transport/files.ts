@@ -136,6 +136,8 @@ interface Guarded {
 	problem(): FileDownloadProblem | undefined;
 	/** Bytes read so far. */
 	received(): number;
+	/** Whether the whole body arrived. */
+	ended(): boolean;
 }
 
 /**
@@ -150,6 +152,7 @@ function guard(body: BodyStream, limits: DownloadLimits): Guarded {
 	let received = 0;
 	let lastDataAt = Date.now();
 	let finished = false;
+	let ended = false;
 	const stop = (reason: FileDownloadProblem) => {
 		problem ??= reason;
 		body.destroy(reason);
@@ -160,6 +163,7 @@ function guard(body: BodyStream, limits: DownloadLimits): Guarded {
 		lastDataAt = Date.now();
 		if (received > limits.maxBytes) stop(tooLarge(limits.maxBytes));
 	});
+	body.on('end', () => (ended = true));
 	for (const event of ['end', 'close'] as const) body.on(event, () => (finished = true));
 	body.on('error', () => (finished = true));
 	// Registered after this guard's own 'data' listener, so only n8n's reader resumes.
@@ -173,15 +177,19 @@ function guard(body: BodyStream, limits: DownloadLimits): Guarded {
 				stop(new FileDownloadProblem('the file host stopped sending'));
 		}
 	})();
-	return { problem: () => problem, received: () => received };
+	return { problem: () => problem, received: () => received, ended: () => ended };
 }
 
-/** Why a download that had started did not finish: the host closed it, or the store failed. */
-function brokeOff(error: unknown, received: number, length: number | undefined): string {
+/**
+ * Why a download that had started did not finish: the host closed it, or (the whole file
+ * having arrived) n8n's binary data store refused it, e.g. over its size limit.
+ */
+function brokeOff(error: unknown, guarded: Guarded, length: number | undefined): string {
 	const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+	if (guarded.ended()) return `n8n could not store the file (${String(message)})`;
 	const of = length === undefined ? '' : ` of ${length}`;
 	const why = typeof code === 'string' ? code : String(message);
-	return `the download broke off after ${received}${of} bytes (${why})`;
+	return `the download broke off after ${guarded.received()}${of} bytes (${why})`;
 }
 
 /**
@@ -206,7 +214,7 @@ export async function downloadFile(
 		.prepareBinaryData(response.body as unknown as Buffer, file.fileName, mimeType)
 		.catch(
 			(error: unknown) =>
-				guarded.problem() ?? new FileDownloadProblem(brokeOff(error, guarded.received(), length)),
+				guarded.problem() ?? new FileDownloadProblem(brokeOff(error, guarded, length)),
 		);
 	if (stored instanceof FileDownloadProblem) throw stored;
 	return stored;

@@ -1,9 +1,11 @@
 /**
  * Download Files against hosts that misbehave or are special: a file host that closes the
  * connection half-way through a file, and a file served by the API's own host (the only
- * file request that gets the credential, paced with the API's requests). The sandbox's
- * rate limit is on, as on the live service.
+ * file request that gets the credential, paced with the API's requests); and n8n's binary
+ * data store refusing a file that arrived whole. The sandbox's rate limit is on, as on
+ * the live service.
  */
+import { BinaryDataService } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 
 import { fileChunks } from '../../../sandbox/files';
@@ -97,6 +99,29 @@ describe('a file host that closes the connection half-way', () => {
 			`Could not download "cv.pdf" (question "Résumé", submission ${id}): the download broke off after 0 of 500000 bytes (ECONNRESET) [item 0]`,
 		);
 		expect(result.error?.name).toBe('NodeOperationError');
+	});
+});
+
+describe('n8n refusing to store a file that arrived whole', () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	it('says the store refused it (n8n’s words), not that the download broke off', async () => {
+		// As n8n's database mode does past N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE: the file is
+		// read to its end, then refused.
+		jest.spyOn(BinaryDataService.prototype, 'store').mockImplementation(async (_location, data) => {
+			if (!Buffer.isBuffer(data)) for await (const chunk of data) void chunk;
+			throw new Error('Failed to write binary file: over the size limit');
+		});
+		const files = fileOrigin(sandbox());
+		const formId = await newFileForm(sandbox());
+		const id = await respondWith(sandbox(), formId, {
+			answers: { Résumé: [{ url: `${files}/files/big/cv.pdf?size=400000`, filename: 'cv.pdf' }] },
+		});
+		const result = await runFillout(sandbox(), getParameters(formId, id));
+		expect(result.error?.message).toBe(
+			`Could not download "cv.pdf" (question "Résumé", submission ${id}): n8n could not store the file (Failed to write binary file: over the size limit) [item 0]`,
+		);
+		expect(sandbox().context.files.requests.map((r) => r.bytesSent)).toEqual([400000]);
 	});
 });
 
