@@ -185,7 +185,7 @@ describe('Fillout Trigger description', () => {
 describe('Fillout Polling Trigger description', () => {
 	const described = poller.description;
 
-	it('is a polling trigger beside the webhook one: same credentials, form and Simplify', () => {
+	it('is a polling trigger beside the webhook one: same credentials, form, Simplify and Download Files', () => {
 		expect(described.name).toBe('filloutPollingTrigger');
 		// Searching "Fillout" in the node panel shows both, and the names tell them apart.
 		expect(described.displayName).toBe('Fillout Polling Trigger');
@@ -202,6 +202,8 @@ describe('Fillout Polling Trigger description', () => {
 			'inProgress',
 			'options',
 			'simplify',
+			'downloadFiles',
+			'fileOptions',
 		]);
 		expect(typeof poller.poll).toBe('function');
 	});
