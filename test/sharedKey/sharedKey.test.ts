@@ -28,7 +28,7 @@ it('3 processes exporting with one key: all succeed, each gets every submission 
 		origin: sandbox().origin,
 		apiKey: sandbox().demo.apiKey,
 		formId: form.id,
-		processes: 3,
+		split: [1, 1, 1],
 	});
 
 	const stats = await control(sandbox(), 'GET', '/stats');

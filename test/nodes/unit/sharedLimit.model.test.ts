@@ -18,8 +18,9 @@ const CASES = 120;
 
 function caseOf(seed: number): ModelCase {
 	const random = prng(seed);
+	const processes = 1 + Math.floor(random() * 4);
 	return {
-		processes: 1 + Math.floor(random() * 4),
+		split: Array.from({ length: processes }, () => 1),
 		requestsEach: 20 + Math.floor(random() * 60),
 		limit: 5,
 		latencyMs: 20 + Math.floor(random() * 150),
@@ -37,12 +38,13 @@ describe('several processes on one key (model)', () => {
 	it.each(seeds)('seed %i: nothing is dropped, and 429s stay rare', (seed) => {
 		const spec = caseOf(seed);
 		const result = runSharedAccountModel(spec, prng(seed * 7919));
-		const expected = Array.from({ length: spec.processes }, () => spec.requestsEach);
+		const exports = spec.split.reduce((sum, one) => sum + one, 0);
+		const expected = Array.from({ length: exports }, () => spec.requestsEach);
 		expect(result.dropped).toBe(0);
 		expect(result.answered).toEqual(expected);
 		const share429 = result.rateLimited / result.total;
-		if (spec.processes === 1) expect(result.rateLimited).toBe(0);
-		else if (spec.processes <= 3) expect(share429).toBeLessThanOrEqual(0.2);
+		if (spec.split.length === 1) expect(result.rateLimited).toBe(0);
+		else if (spec.split.length <= 3) expect(share429).toBeLessThanOrEqual(0.2);
 		else expect(share429).toBeLessThanOrEqual(0.25);
 	});
 
@@ -52,7 +54,7 @@ describe('several processes on one key (model)', () => {
 		const runs = 20;
 		for (let seed = 1; seed <= runs; seed++) {
 			const spec: ModelCase = {
-				processes: 3,
+				split: [1, 1, 1],
 				requestsEach: 67,
 				limit: 5,
 				latencyMs: 80,
