@@ -97,6 +97,7 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 			const { waitMs, slot } = pacer.reserve(now);
 			const sentAt = now + waitMs;
 			schedule(sentAt, () => {
+				const sent = gauge.send(sentAt);
 				result.total++;
 				const arrival = sentAt + spec.latencyMs + random() * spec.latencyJitterMs;
 				schedule(arrival, () => {
@@ -110,7 +111,7 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 								resetMs: verdict.resetMs,
 								rateLimited: !verdict.allowed,
 							},
-							sentAt,
+							sent,
 							answeredAt,
 						);
 						result.wallMs = Math.max(result.wallMs, answeredAt);
