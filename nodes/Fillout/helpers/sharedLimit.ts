@@ -161,7 +161,8 @@ export class SharedAccountGauge {
 
 	/**
 	 * The window this answer was counted in. A request sent before one already counted in
-	 * the window arrived before it: the same window. A later one adds to the count, so a
+	 * the window arrived before it: taken as the same window (an answer out of order, not a
+	 * new window, although its count is lower). A later one adds to the count, so a
 	 * count not above the last one seen means a new window (unless the window is full);
 	 * so does a request sent a whole window after our first answer in the last one.
 	 */
