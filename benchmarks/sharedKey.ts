@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- benchmark: extracts the earlier nodes/ with git (node:child_process, node:fs/path) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals -- benchmark: extracts the earlier nodes/ with git (node:child_process, node:fs/path), the commit from the environment */
 /**
  * `npm run bench -- --only shared-key`: several OS processes exporting with one API key
  * (as n8n workers in queue mode do), each running the node in n8n-core's engine
@@ -37,12 +37,15 @@ export interface SharedKeyRow {
 	errors: string[];
 }
 
-/** The nodes/ folder as it was before the last change to the rule (that commit's parent). */
+/**
+ * The nodes/ folder to compare with: SHARED_KEY_BEFORE (a commit), or else as it was
+ * before the last change to the rule (that commit's parent).
+ */
 function extractBefore(): { dir: string; commit: string } {
 	const git = (...args: string[]) =>
 		execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
 	const changed = git('log', '--format=%H', '-1', '--', 'nodes/Fillout/helpers/sharedLimit.ts');
-	const commit = git('rev-parse', '--short', `${changed}^`);
+	const commit = git('rev-parse', '--short', process.env.SHARED_KEY_BEFORE ?? `${changed}^`);
 	// Inside the clone, so that the copy resolves n8n-workflow from its node_modules.
 	mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true });
 	const dir = mkdtempSync(join(REPO_ROOT, '.tmp', 'before-'));
