@@ -41,6 +41,7 @@ it.each([
 
 		const stats = await control(sandbox(), 'GET', '/stats');
 		const perKey = stats.byKey[sandbox().demo.apiKey];
+		expect(results).toHaveLength(split.reduce((sum, one) => sum + one, 0));
 		for (const result of results) {
 			expect(result.error).toBeUndefined();
 			expect(result.ids).toHaveLength(SUBMISSIONS);
