@@ -35,6 +35,7 @@ import {
 } from './report';
 import { queueSection, runQueueBench } from './queueMode';
 import { runSharedKeyBench, sharedKeyTable } from './sharedKey';
+import { modelTable } from './sharedKeyModel';
 import { prepareTrigger, runTrigger } from './trigger';
 
 const LATENCY_MS = 80;
@@ -193,6 +194,8 @@ async function sharedKeySection(
 		`Shared key: ${args.sizes.exportCount} submissions exported by separate node processes (the node in n8n-core's engine), one API key, sandbox at ${RATE_LIMIT} requests/s +${LATENCY_MS} ms${args.quick ? ' (QUICK)' : ''}. Wall = the longest export from their common start; floor = 1 process: the request floor, N processes: N × requests / ${RATE_LIMIT} per s.`,
 		'',
 		sharedKeyTable(rows),
+		'',
+		modelTable(),
 	].join('\n');
 }
 

@@ -1,9 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- benchmark: extracts the earlier nodes/ with git (node:child_process, node:fs/path) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals -- benchmark: extracts the earlier nodes/ with git (node:child_process, node:fs/path), the commit from the environment */
 /**
  * `npm run bench -- --only shared-key`: several OS processes exporting with one API key
  * (as n8n workers in queue mode do), each running the node in n8n-core's engine
  * (test/sharedKey), against the sandbox at 5 requests/s and +80 ms. Side by side in one
- * run: this code in 1 process and in 3, and the code before shared-key pacing in 3.
+ * run, this code and the code before the last change to the shared-account rule: 1
+ * export alone, 3 in 3 processes (1+1+1), and 3 in 2 processes (2+1: two executions in
+ * one process, as on a queue-mode worker).
  * The queue-mode version (real n8n main and workers) comes with the queue-mode tier.
  */
 import { execFileSync } from 'node:child_process';
@@ -18,10 +20,13 @@ import { requestFloor } from './stats';
 const RATE_LIMIT = 5;
 const LATENCY_MS = 80;
 const PAGE = 150;
+/** Exports per process: alone; 3 processes; 2 processes, one running two exports. */
+const SPLITS = [[1], [1, 1, 1], [2, 1]];
 
 export interface SharedKeyRow {
 	variant: string;
-	processes: number;
+	/** Exports per process, e.g. [2, 1]. */
+	split: number[];
 	succeeded: number;
 	/** Exports that returned every submission exactly once. */
 	exact: number;
@@ -32,19 +37,15 @@ export interface SharedKeyRow {
 	errors: string[];
 }
 
-/** The nodes/ folder as it was before shared-key pacing (the parent of the commit adding it). */
+/**
+ * The nodes/ folder to compare with: SHARED_KEY_BEFORE (a commit), or else as it was
+ * before the last change to the rule (that commit's parent).
+ */
 function extractBefore(): { dir: string; commit: string } {
 	const git = (...args: string[]) =>
 		execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-	const added = git(
-		'log',
-		'--diff-filter=A',
-		'--format=%H',
-		'-1',
-		'--',
-		'nodes/Fillout/helpers/sharedLimit.ts',
-	);
-	const commit = git('rev-parse', '--short', `${added}^`);
+	const changed = git('log', '--format=%H', '-1', '--', 'nodes/Fillout/helpers/sharedLimit.ts');
+	const commit = git('rev-parse', '--short', process.env.SHARED_KEY_BEFORE ?? `${changed}^`);
 	// Inside the clone, so that the copy resolves n8n-workflow from its node_modules.
 	mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true });
 	const dir = mkdtempSync(join(REPO_ROOT, '.tmp', 'before-'));
@@ -65,7 +66,7 @@ async function measure(
 	formId: string,
 	expected: Set<string>,
 	variant: string,
-	processes: number,
+	split: number[],
 	nodeDir?: string,
 ): Promise<SharedKeyRow> {
 	await fetch(`${sandbox.origin}/_sandbox/stats/reset`, { method: 'POST' });
@@ -74,9 +75,10 @@ async function measure(
 		origin: sandbox.origin,
 		apiKey,
 		formId,
-		processes,
+		split,
 		nodeDir,
 	});
+	const exports = results.length;
 	const stats = await keyStats(sandbox, apiKey);
 	const exactlyOnce = (ids: string[]) =>
 		ids.length === expected.size &&
@@ -85,15 +87,15 @@ async function measure(
 	const single = requestFloor(expected.size, PAGE, { roundTripMs: LATENCY_MS });
 	return {
 		variant,
-		processes,
+		split,
 		succeeded: results.filter((result) => !result.error).length,
 		exact: results.filter((result) => exactlyOnce(result.ids)).length,
 		requests: stats.total,
 		rateLimited: stats.rateLimited,
 		wallMs: Math.max(...results.map((result) => result.wallMs)),
-		// The issue's shared floor: all processes' requests at 5 per second.
+		// The issue's shared floor: all exports' requests at 5 per second.
 		floorMs:
-			processes === 1 ? single.seconds * 1000 : ((processes * single.requests) / RATE_LIMIT) * 1000,
+			exports === 1 ? single.seconds * 1000 : ((exports * single.requests) / RATE_LIMIT) * 1000,
 		errors: results.flatMap((result) => (result.error ? [result.error] : [])),
 	};
 }
@@ -129,23 +131,18 @@ export async function runSharedKeyBench(
 			body: JSON.stringify({ latencyMs: LATENCY_MS }),
 		});
 		const rows: SharedKeyRow[] = [];
-		log(`shared key: 1 process, this code (${count} submissions)`);
-		rows.push(await measure(sandbox, form.id, expected, 'this code', 1));
-		log(sharedKeyTable(rows.slice(-1)));
-		log('shared key: 3 processes, this code');
-		rows.push(await measure(sandbox, form.id, expected, 'this code', 3));
-		log(sharedKeyTable(rows.slice(-1)));
-		log(`shared key: 3 processes, before (${before.commit})`);
-		rows.push(
-			await measure(
-				sandbox,
-				form.id,
-				expected,
-				`before (${before.commit})`,
-				3,
-				join(before.dir, 'nodes'),
-			),
-		);
+		const variants = [
+			{ name: 'this code', nodeDir: undefined },
+			{ name: `before (${before.commit})`, nodeDir: join(before.dir, 'nodes') },
+		];
+		// Alternating the variants, so that a slow stretch of the machine hits both.
+		for (const split of SPLITS) {
+			for (const variant of variants) {
+				log(`shared key: ${split.join('+')}, ${variant.name} (${count} submissions each)`);
+				rows.push(await measure(sandbox, form.id, expected, variant.name, split, variant.nodeDir));
+				log(sharedKeyTable(rows.slice(-1)));
+			}
+		}
 		return rows;
 	} finally {
 		rmSync(before.dir, { recursive: true, force: true });
@@ -155,12 +152,13 @@ export async function runSharedKeyBench(
 
 export function sharedKeyTable(rows: SharedKeyRow[]): string {
 	const lines = [
-		'| variant | processes | exports ok | every submission once | requests | 429s | 429 share | wall | floor | wall/floor |',
+		'| variant | exports per process | exports ok | every submission once | requests | 429s | 429 share | wall | floor | wall/floor |',
 		'| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
 	];
 	for (const row of rows) {
+		const exports = row.split.reduce((sum, one) => sum + one, 0);
 		lines.push(
-			`| ${row.variant} | ${row.processes} | ${row.succeeded}/${row.processes} | ${row.exact}/${row.processes} | ${row.requests} | ${row.rateLimited} | ${((100 * row.rateLimited) / row.requests).toFixed(1)} % | ${(row.wallMs / 1000).toFixed(2)} s | ${(row.floorMs / 1000).toFixed(2)} s | ${(row.wallMs / row.floorMs).toFixed(2)} |`,
+			`| ${row.variant} | ${row.split.join('+')} | ${row.succeeded}/${exports} | ${row.exact}/${exports} | ${row.requests} | ${row.rateLimited} | ${((100 * row.rateLimited) / row.requests).toFixed(1)} % | ${(row.wallMs / 1000).toFixed(2)} s | ${(row.floorMs / 1000).toFixed(2)} s | ${(row.wallMs / row.floorMs).toFixed(2)} |`,
 		);
 	}
 	const errors = rows.flatMap((row) =>

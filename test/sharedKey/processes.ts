@@ -15,7 +15,7 @@ const SCRIPT = join(REPO_ROOT, 'test/sharedKey/exportProcess.ts');
 interface Started {
 	child: ChildProcess;
 	ready: Promise<void>;
-	result: Promise<ExportProcessResult>;
+	result: Promise<ExportProcessResult[]>;
 }
 
 function start(args: string[]): Started {
@@ -42,16 +42,16 @@ function start(args: string[]): Started {
 			onReady();
 		}
 	});
-	const result = new Promise<ExportProcessResult>((resolveResult, reject) => {
+	const result = new Promise<ExportProcessResult[]>((resolveResult, reject) => {
 		child.on('error', reject);
 		child.on('close', (code, signal) => {
-			const line = output.split('\n').find((text) => text.startsWith('{'));
+			const line = output.split('\n').find((text) => text.startsWith('['));
 			const failure = new Error(
 				`export process ended (${code ?? signal}) without a result: ${output.slice(0, 500)}`,
 			);
 			// A process that ends before it is ready must not leave the others waiting.
 			if (!isReady) onNotReady(failure);
-			if (line) resolveResult(JSON.parse(line) as ExportProcessResult);
+			if (line) resolveResult(JSON.parse(line) as ExportProcessResult[]);
 			else reject(failure);
 		});
 	});
@@ -64,19 +64,21 @@ export interface SharedKeyExport {
 	origin: string;
 	apiKey: string;
 	formId: string;
-	processes: number;
+	/** Exports run at once in each process: [1, 1, 1] is three processes, [2, 1] two. */
+	split: number[];
 	/** Another copy of nodes/ to run instead of this one. */
 	nodeDir?: string;
 }
 
-/** Starts the processes, lets their exports begin at once, and returns each one's result. */
+/** Starts the processes, lets their exports begin at once, and returns each export's result. */
 export async function exportInProcesses(spec: SharedKeyExport): Promise<ExportProcessResult[]> {
-	const args = [spec.origin, spec.apiKey, spec.formId, ...(spec.nodeDir ? [spec.nodeDir] : [])];
-	const started = Array.from({ length: spec.processes }, () => start(args));
+	const args = [spec.origin, spec.apiKey, spec.formId];
+	const nodeDir = spec.nodeDir ? [spec.nodeDir] : [];
+	const started = spec.split.map((exports) => start([...args, String(exports), ...nodeDir]));
 	try {
 		await Promise.all(started.map((one) => one.ready));
 		for (const one of started) one.child.stdin?.end('go\n');
-		return await Promise.all(started.map((one) => one.result));
+		return (await Promise.all(started.map((one) => one.result))).flat();
 	} finally {
 		for (const one of started) if (one.child.exitCode === null) one.child.kill();
 	}

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: reports figures on process.stderr */
 /**
- * Several OS processes, one Fillout key: three separate node processes (as three n8n
- * workers) export the same form at once against one sandbox at the service's 5 requests
+ * Several OS processes, one Fillout key: three exports in three separate node processes
+ * (as three n8n workers), and in two (one running two, as a worker running two
+ * executions), export the same form at once against one sandbox at the service's 5 requests
  * per second with 80 ms added to every request. Each process paces itself and learns of
  * the others only from the service's rate-limit headers.
  */
@@ -18,29 +19,39 @@ import { exportInProcesses } from './processes';
 const sandbox = useSandbox();
 const SUBMISSIONS = 4_500; // 31 pages of 150 (with the pager's one re-read a page) each
 
-it('3 processes exporting with one key: all succeed, each gets every submission once, 429s ≤ 5 %', async () => {
-	const form = await newForm(sandbox());
-	await generate(sandbox(), form.id, { count: SUBMISSIONS });
-	await setFaults(sandbox(), { latencyMs: 80 });
-	await resetStats(sandbox());
+// Runs this short (31 pages each) spend a larger part in their first windows, before the
+// processes know of each other; 2 + 1 drew 6 % there in a run (BENCHMARKS.md has the long runs).
+it.each([
+	[[1, 1, 1], 0.05],
+	[[2, 1], 0.1],
+])(
+	'exports per process %j, one key: all succeed, each gets every submission once, 429s ≤ %d',
+	async (split, most429: number) => {
+		const form = await newForm(sandbox());
+		await generate(sandbox(), form.id, { count: SUBMISSIONS });
+		await setFaults(sandbox(), { latencyMs: 80 });
+		await resetStats(sandbox());
 
-	const results = await exportInProcesses({
-		origin: sandbox().origin,
-		apiKey: sandbox().demo.apiKey,
-		formId: form.id,
-		processes: 3,
-	});
+		const results = await exportInProcesses({
+			origin: sandbox().origin,
+			apiKey: sandbox().demo.apiKey,
+			formId: form.id,
+			split,
+		});
 
-	const stats = await control(sandbox(), 'GET', '/stats');
-	const perKey = stats.byKey[sandbox().demo.apiKey];
-	for (const result of results) {
-		expect(result.error).toBeUndefined();
-		expect(result.ids).toHaveLength(SUBMISSIONS);
-		expect(new Set(result.ids).size).toBe(SUBMISSIONS);
-		expect(new Set(result.ids)).toEqual(new Set(results[0].ids));
-	}
-	process.stderr.write(
-		`shared key: ${perKey.total} requests, ${perKey.rateLimited} × 429, walls ${results.map((result) => result.wallMs).join(', ')} ms\n`,
-	);
-	expect(perKey.rateLimited / perKey.total).toBeLessThanOrEqual(0.05);
-}, 120_000);
+		const stats = await control(sandbox(), 'GET', '/stats');
+		const perKey = stats.byKey[sandbox().demo.apiKey];
+		expect(results).toHaveLength(split.reduce((sum, one) => sum + one, 0));
+		for (const result of results) {
+			expect(result.error).toBeUndefined();
+			expect(result.ids).toHaveLength(SUBMISSIONS);
+			expect(new Set(result.ids).size).toBe(SUBMISSIONS);
+			expect(new Set(result.ids)).toEqual(new Set(results[0].ids));
+		}
+		process.stderr.write(
+			`shared key ${split.join('+')}: ${perKey.total} requests, ${perKey.rateLimited} × 429, walls ${results.map((result) => result.wallMs).join(', ')} ms\n`,
+		);
+		expect(perKey.rateLimited / perKey.total).toBeLessThanOrEqual(most429);
+	},
+	120_000,
+);

@@ -5,20 +5,24 @@
  * of the account's window is left (`ratelimit-remaining`), so each process reads that on
  * every answer:
  *
- * - Per service window it counts its own requests and the account's (limit − remaining).
- *   More on the account than its own means another process is sending.
+ * - Its own requests are numbered as they leave: several executions of one process (a
+ *   worker) share one gauge, so requests overlap and answers come back out of order.
+ * - Per service window it counts its own requests (by those numbers) and the account's
+ *   (limit − remaining). More on the account than its own means another process is sending.
  * - Between two of its own answers in one window, the account's count grows by one for
- *   its own request and by one for each request of the others. That growth (the highest
- *   recent one, forgotten slowly) estimates how many others send "at the same time".
- * - When the account is shared and no more requests remain in the window than the others
- *   are about to send, it leaves them to the others and sends nothing more until the
- *   window has surely ended, plus a random part so that processes holding together do not
- *   all come back at one instant. A process alone never holds (the pacer paces it).
+ *   each of its own requests sent in between and by one for each request of the others.
+ *   That growth (the highest recent one, forgotten slowly) estimates how many others
+ *   send "at the same time".
+ * - When the account is shared and no more requests remain in the window, less its own
+ *   still in flight, than the others are about to send, it leaves them to the others and
+ *   sends nothing more until the window has surely ended, plus a random part so that
+ *   processes holding together do not all come back at one instant. A process alone never
+ *   holds (the pacer paces it).
  *
  * With N processes this leaves about N − 1 of each window's requests to the others when
  * the window is nearly full, instead of all of them sending into a full window and
  * drawing 429s. The rule and its figures were chosen with the model in
- * test/nodes/unit/sharedLimit.model.test.ts. Pure: times are passed in (monotonic
+ * test/nodes/unit/sharedLimit.model.test.ts (processes running one or several exports). Pure: times are passed in (monotonic
  * milliseconds) and randomness is injected.
  */
 
@@ -51,13 +55,23 @@ export function readLimitSignal(
 	};
 }
 
+/** One of our requests, numbered in the order sent (arrival is assumed in that order). */
+export interface SentRequest {
+	seq: number;
+	sentAt: number;
+}
+
 interface ObservedWindow {
 	/** When the first of our answers in this window came back: it opened before that. */
 	firstAnsweredAt: number;
-	/** Our requests counted in it. */
-	mine: number;
-	/** The account's requests counted in it (limit − remaining), as last seen. */
+	/** Our first request counted in it. */
+	firstSeq: number;
+	/** The account's requests counted in it (limit − remaining): the highest seen… */
 	used: number;
+	/** …and the request whose answer said so. */
+	usedSeq: number;
+	/** More requests were counted in it than we sent: someone else is sending. */
+	shared: boolean;
 }
 
 /**
@@ -73,6 +87,9 @@ export class SharedAccountGauge {
 	private window?: ObservedWindow;
 	private others = 0;
 	private holdUntil = -Infinity;
+	private sent = 0;
+	/** Our requests sent and not yet answered (several executions share one gauge). */
+	private readonly inFlight = new Set<number>();
 
 	constructor(
 		readonly limit = 5,
@@ -93,24 +110,43 @@ export class SharedAccountGauge {
 		return Math.max(now, this.holdUntil);
 	}
 
-	/** Takes in one answer's rate-limit headers. `sentAt`/`answeredAt` bound its arrival. */
-	observe(signal: LimitSignal, sentAt: number, answeredAt: number): void {
+	/** Call as a request leaves; pass the result to `observe` (or `abandon`). */
+	send(now: number): SentRequest {
+		const request = { seq: ++this.sent, sentAt: now };
+		this.inFlight.add(request.seq);
+		return request;
+	}
+
+	/** A request that ended without an answer to read. */
+	abandon(request: SentRequest): void {
+		this.inFlight.delete(request.seq);
+	}
+
+	/** Takes in one answer's rate-limit headers. */
+	observe(signal: LimitSignal, request: SentRequest, answeredAt: number): void {
+		this.inFlight.delete(request.seq);
 		if (signal.remaining === undefined) {
 			// A service that sends no headers: a 429 still means back off for a window.
 			if (signal.rateLimited) this.holdFor(answeredAt, this.windowMs);
 			return;
 		}
 		const used = Math.max(0, this.limit - signal.remaining);
-		const window = this.windowFor(used, sentAt, answeredAt);
-		if (window.mine > 0 && !signal.rateLimited) {
-			// Our previous answer was in this window: what came between is the others'.
-			const othersBetween = Math.max(0, used - window.used - 1);
+		const window = this.windowFor(used, request, answeredAt);
+		if (request.seq > window.usedSeq && !signal.rateLimited) {
+			// Between that answer's request and this one: ours sent in between, and the others'.
+			const othersBetween = Math.max(0, used - window.used - (request.seq - window.usedSeq));
 			this.others = Math.max(othersBetween, this.others - OTHERS_DECAY);
 		}
-		window.used = Math.max(window.used, used);
-		if (!signal.rateLimited) window.mine++;
-		const shared = window.used > window.mine || signal.rateLimited;
-		if (shared && signal.remaining <= Math.round(this.others)) {
+		if (used > window.used || (used === window.used && request.seq > window.usedSeq)) {
+			window.used = used;
+			window.usedSeq = request.seq;
+		}
+		window.firstSeq = Math.min(window.firstSeq, request.seq);
+		const mine = request.seq - window.firstSeq + 1;
+		window.shared ||= used > mine || signal.rateLimited;
+		// Ours still in flight take from what remains too.
+		const oursComing = [...this.inFlight].filter((seq) => seq > request.seq).length;
+		if (window.shared && signal.remaining - oursComing <= Math.round(this.others)) {
 			// The window opened before our first answer in it, so it ends a window later.
 			const windowEnd = window.firstAnsweredAt + this.windowMs;
 			this.holdFor(answeredAt, Math.min(signal.resetMs ?? this.windowMs, windowEnd - answeredAt));
@@ -124,19 +160,28 @@ export class SharedAccountGauge {
 	}
 
 	/**
-	 * The window this answer was counted in. Within one window `used` only grows, and our
-	 * own request adds one, so a count not above the last one seen means a new window
-	 * (unless the window is full); so does a request sent a whole window after our first
-	 * answer in the last one.
+	 * The window this answer was counted in. A request sent before one already counted in
+	 * the window arrived before it: taken as the same window (an answer out of order, not a
+	 * new window, although its count is lower). A later one adds to the count, so a
+	 * count not above the last one seen means a new window (unless the window is full);
+	 * so does a request sent a whole window after our first answer in the last one.
 	 */
-	private windowFor(used: number, sentAt: number, answeredAt: number): ObservedWindow {
+	private windowFor(used: number, request: SentRequest, answeredAt: number): ObservedWindow {
 		const last = this.window;
 		const sameWindow =
 			last !== undefined &&
-			sentAt < last.firstAnsweredAt + this.windowMs &&
-			(used > last.used || (used === last.used && used >= this.limit));
+			request.sentAt < last.firstAnsweredAt + this.windowMs &&
+			(request.seq < last.usedSeq ||
+				used > last.used ||
+				(used === last.used && used >= this.limit));
 		if (sameWindow) return last;
-		this.window = { firstAnsweredAt: answeredAt, mine: 0, used: 0 };
+		this.window = {
+			firstAnsweredAt: answeredAt,
+			firstSeq: request.seq,
+			used,
+			usedSeq: request.seq,
+			shared: false,
+		};
 		return this.window;
 	}
 }

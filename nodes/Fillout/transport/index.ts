@@ -108,8 +108,7 @@ async function waitForTurn({ pacer, gauge }: Pacing) {
 	if (accountWait > 0) await sleep(accountWait);
 	const { waitMs, slot } = pacer.reserve(performance.now());
 	if (waitMs > 0) await sleep(waitMs);
-	const sentAt = performance.now();
-	return { slot, sentAt };
+	return { slot, sent: gauge.send(performance.now()) };
 }
 
 /**
@@ -122,8 +121,11 @@ export async function pacedForApi<T>(
 	send: () => Promise<T>,
 ): Promise<T> {
 	const pacing = pacingFor(ctx, credentialTypeOf(ctx), apiRoot);
-	const { slot } = await waitForTurn(pacing);
-	return await send().finally(() => pacing.pacer.finish(slot, performance.now()));
+	const { slot, sent } = await waitForTurn(pacing);
+	return await send().finally(() => {
+		pacing.pacer.finish(slot, performance.now());
+		pacing.gauge.abandon(sent);
+	});
 }
 
 export interface FilloutRequest {
@@ -184,7 +186,7 @@ export async function sendFilloutRequest<T>(
 	const earlierFailures: ServiceFailure[] = [];
 
 	for (let attempt = 1; ; attempt++) {
-		const { slot, sentAt } = await waitForTurn(pacing);
+		const { slot, sent } = await waitForTurn(pacing);
 
 		const options: IHttpRequestOptions = {
 			method: request.method,
@@ -205,7 +207,7 @@ export async function sendFilloutRequest<T>(
 			const headers = response.headers ?? {};
 			pacing.gauge.observe(
 				readLimitSignal((name) => headerValue(headers, name), response.statusCode),
-				sentAt,
+				sent,
 				performance.now(),
 			);
 			if (response.statusCode >= 200 && response.statusCode < 300) {
@@ -217,6 +219,7 @@ export async function sendFilloutRequest<T>(
 				retryAfter: headerValue(headers, 'retry-after'),
 			};
 		} catch (error) {
+			pacing.gauge.abandon(sent);
 			failure = networkFailureOf(error);
 		}
 

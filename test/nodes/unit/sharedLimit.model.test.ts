@@ -5,21 +5,25 @@ import { runSharedAccountModel, type ModelCase } from './support/sharedAccountMo
 /**
  * Model-based randomized test of pacing across processes: seeded cases of 1 to 4
  * processes reading from one account (fixed 1 s window, 5 requests), each with the
- * node's real pacer, shared-account gauge and 429 retry, random latency and start times.
- * Invariants: no request is ever given up on (every export completes) and a process
- * alone draws no 429. Bounds per case (what the model shows today): with 2 or 3
- * processes at most 20 % of requests draw a 429 in any case (short runs with random
- * latency and starts suffer most: the first windows, before anyone knows of the others),
- * with 4 at most 25 %. The issue's case (3 × 67 requests at +80 ms) is held to its goal
- * on average: at most 5 % 429s and 1.2× the shared floor. Replay one case with SHARED_SEED=<seed> npx jest sharedLimit.model.
+ * node's real pacer, shared-account gauge and 429 retry, running 1 to 3 exports at once
+ * (as a worker runs several executions), random latency and start times. Invariants: no
+ * request is ever given up on (every export completes) and a process alone draws no 429,
+ * however many exports it runs. Bounds per case (what the model shows today): with up to
+ * 5 exports on the key at most 20 % of requests draw a 429 in any case (short runs with
+ * random latency and starts suffer most: the first windows, before anyone knows of the
+ * others), with 6 or 7 at most 25 %. The issue's case (3 × 67 requests at +80 ms), in 3
+ * processes and in 2 (2 + 1, as on two queue-mode workers), is held to its goal on
+ * average: at most 5 % 429s and 1.2× the shared floor. Replay one case with SHARED_SEED=<seed> npx jest sharedLimit.model.
  */
 
 const CASES = 120;
 
 function caseOf(seed: number): ModelCase {
 	const random = prng(seed);
+	const processes = 1 + Math.floor(random() * 4);
 	return {
-		processes: 1 + Math.floor(random() * 4),
+		// Up to 3 exports at once in a process, as on a worker running several executions.
+		split: Array.from({ length: processes }, () => 1 + Math.floor(random() * random() * 3)),
 		requestsEach: 20 + Math.floor(random() * 60),
 		limit: 5,
 		latencyMs: 20 + Math.floor(random() * 150),
@@ -37,35 +41,39 @@ describe('several processes on one key (model)', () => {
 	it.each(seeds)('seed %i: nothing is dropped, and 429s stay rare', (seed) => {
 		const spec = caseOf(seed);
 		const result = runSharedAccountModel(spec, prng(seed * 7919));
-		const expected = Array.from({ length: spec.processes }, () => spec.requestsEach);
+		const exports = spec.split.reduce((sum, one) => sum + one, 0);
+		const expected = Array.from({ length: exports }, () => spec.requestsEach);
 		expect(result.dropped).toBe(0);
 		expect(result.answered).toEqual(expected);
 		const share429 = result.rateLimited / result.total;
-		if (spec.processes === 1) expect(result.rateLimited).toBe(0);
-		else if (spec.processes <= 3) expect(share429).toBeLessThanOrEqual(0.2);
+		if (spec.split.length === 1) expect(result.rateLimited).toBe(0);
+		else if (exports <= 5) expect(share429).toBeLessThanOrEqual(0.2);
 		else expect(share429).toBeLessThanOrEqual(0.25);
 	});
 
-	it('3 processes × 67 requests at +80 ms: within 1.2× the shared floor, 429s at most 5 % (mean of 20 runs)', () => {
-		let wall = 0;
-		let share = 0;
-		const runs = 20;
-		for (let seed = 1; seed <= runs; seed++) {
-			const spec: ModelCase = {
-				processes: 3,
-				requestsEach: 67,
-				limit: 5,
-				latencyMs: 80,
-				latencyJitterMs: 20,
-				serviceMs: 15,
-				startSpreadMs: 50,
-			};
-			const result = runSharedAccountModel(spec, prng(seed));
-			expect(result.dropped).toBe(0);
-			wall += result.wallMs / ((3 * 67 * 1000) / 5) / runs;
-			share += result.rateLimited / result.total / runs;
-		}
-		expect(wall).toBeLessThanOrEqual(1.2);
-		expect(share).toBeLessThanOrEqual(0.05);
-	});
+	it.each([[[1, 1, 1]], [[2, 1]]])(
+		'exports per process %j, 67 requests each at +80 ms: within 1.2× the shared floor, 429s at most 5 % (mean of 20 runs)',
+		(split) => {
+			let wall = 0;
+			let share = 0;
+			const runs = 20;
+			for (let seed = 1; seed <= runs; seed++) {
+				const spec: ModelCase = {
+					split,
+					requestsEach: 67,
+					limit: 5,
+					latencyMs: 80,
+					latencyJitterMs: 20,
+					serviceMs: 15,
+					startSpreadMs: 50,
+				};
+				const result = runSharedAccountModel(spec, prng(seed));
+				expect(result.dropped).toBe(0);
+				wall += result.wallMs / ((3 * 67 * 1000) / 5) / runs;
+				share += result.rateLimited / result.total / runs;
+			}
+			expect(wall).toBeLessThanOrEqual(1.2);
+			expect(share).toBeLessThanOrEqual(0.05);
+		},
+	);
 });

@@ -42,7 +42,7 @@ describe('SharedAccountGauge', () => {
 		for (let window = 0; window < 5; window++) {
 			for (let remaining = 4; remaining >= 0; remaining--) {
 				expect(gauge.earliestStart(now)).toBe(now);
-				gauge.observe(answer(remaining), now, now + 90);
+				gauge.observe(answer(remaining), gauge.send(now), now + 90);
 				now += 100;
 			}
 			now += 600;
@@ -52,55 +52,78 @@ describe('SharedAccountGauge', () => {
 
 	it('a window filled with others: holds until it has surely ended, plus jitter', () => {
 		const gauge = new SharedAccountGauge(5, 1000, () => 1);
-		gauge.observe(answer(3), 0, 100); // 2 used, 1 ours: someone else is sending
-		gauge.observe(answer(0), 100, 200); // full
+		gauge.observe(answer(3), gauge.send(0), 100); // 2 used, 1 ours: someone else is sending
+		gauge.observe(answer(0), gauge.send(100), 200); // full
 		// The window opened before our first answer (100), so it has ended by 1100.
 		expect(gauge.earliestStart(200)).toBe(1100 + 1000 * HOLD_JITTER_SHARE);
 	});
 
 	it('counts the others’ requests between two of its own, and leaves them that many', () => {
 		const gauge = new SharedAccountGauge(5, 1000, () => 0);
-		gauge.observe(answer(4), 0, 100); // we opened the window
-		gauge.observe(answer(1), 100, 200); // 2 others came in between
+		gauge.observe(answer(4), gauge.send(0), 100); // we opened the window
+		gauge.observe(answer(1), gauge.send(100), 200); // 2 others came in between
 		expect(gauge.othersEstimate).toBe(2);
 		// 1 left ≤ 2 others about to send: wait for the window's end.
 		expect(gauge.earliestStart(200)).toBe(1100);
-		gauge.observe(answer(4), 1100, 1200); // a new window
-		gauge.observe(answer(2), 1200, 1300); // 1 other between: still 2 remembered
+		gauge.observe(answer(4), gauge.send(1100), 1200); // a new window
+		gauge.observe(answer(2), gauge.send(1200), 1300); // 1 other between: still 2 remembered
 		expect(gauge.othersEstimate).toBeCloseTo(2 - 0.02);
 		expect(gauge.earliestStart(1300)).toBe(2200);
 	});
 
 	it('does not hold while more remain than the others are about to take', () => {
 		const gauge = new SharedAccountGauge(5, 1000, () => 0);
-		gauge.observe(answer(4), 0, 100);
-		gauge.observe(answer(2), 100, 200); // 1 other between; 2 left
+		gauge.observe(answer(4), gauge.send(0), 100);
+		gauge.observe(answer(2), gauge.send(100), 200); // 1 other between; 2 left
 		expect(gauge.othersEstimate).toBe(1);
 		expect(gauge.earliestStart(200)).toBe(200);
 	});
 
 	it('forgets others slowly once they stop', () => {
 		const gauge = new SharedAccountGauge(5, 1000, () => 0);
-		gauge.observe(answer(4), 0, 100);
-		gauge.observe(answer(1), 100, 200);
+		gauge.observe(answer(4), gauge.send(0), 100);
+		gauge.observe(answer(1), gauge.send(100), 200);
 		let now = 2000;
 		for (let i = 0; i < 150; i++) {
 			const remaining = 4 - (i % 5);
-			gauge.observe(answer(remaining), now, now + 50);
+			gauge.observe(answer(remaining), gauge.send(now), now + 50);
 			now += remaining === 0 ? 1000 : 100;
 		}
 		expect(gauge.othersEstimate).toBe(0);
 	});
 
+	it('alone with several requests in flight, answered out of order: counts them as its own and never holds', () => {
+		const gauge = new SharedAccountGauge(5, 1000, () => 0);
+		const sent = [0, 1, 2, 3, 4].map(() => gauge.send(0));
+		// The service counted them 1..5 in send order; the answers come back 1, 3, 2, 5, 4.
+		for (const index of [0, 2, 1, 4, 3]) {
+			gauge.observe(answer(4 - index), sent[index], 100 + index);
+			expect(gauge.earliestStart(200)).toBe(200);
+		}
+		expect(gauge.othersEstimate).toBe(0);
+	});
+
+	it('leaves what remains to the others less its own requests still in flight', () => {
+		const gauge = new SharedAccountGauge(5, 1000, () => 0);
+		gauge.observe(answer(4), gauge.send(0), 100);
+		gauge.observe(answer(2), gauge.send(100), 200); // 1 other between
+		gauge.observe(answer(4), gauge.send(1100), 1200); // a new window
+		const first = gauge.send(1200);
+		gauge.send(1210); // a second execution's request, still in flight
+		gauge.observe(answer(2), first, 1300); // 1 other between: 2 left, 1 of them ours
+		expect(gauge.othersEstimate).toBe(1);
+		expect(gauge.earliestStart(1300)).toBe(2200);
+	});
+
 	it('holds for a window plus jitter on a 429 from a service without rate-limit headers', () => {
 		const gauge = new SharedAccountGauge(5, 1000, () => 1);
-		gauge.observe({ rateLimited: true }, 0, 100);
+		gauge.observe({ rateLimited: true }, gauge.send(0), 100);
 		expect(gauge.earliestStart(100)).toBe(100 + 1000 + 1000 * HOLD_JITTER_SHARE);
 	});
 
 	it('holds after a 429 even before it has seen others between its requests', () => {
 		const gauge = new SharedAccountGauge(5, 1000, () => 0);
-		gauge.observe(answer(0, true), 0, 100);
+		gauge.observe(answer(0, true), gauge.send(0), 100);
 		expect(gauge.earliestStart(100)).toBe(1100);
 	});
 });

@@ -1,7 +1,8 @@
 /**
  * A discrete-event model of several processes reading from one Fillout account: each
  * process has the node's own pacer, shared-account gauge and retry decision (the real
- * classes), and sends its requests one after another, as an export does. The account is
+ * classes) and runs one or more exports at once (as a worker runs several executions),
+ * each sending its requests one after another. The account is
  * a fixed window per key that opens at the first request to arrive, like the service
  * (and the sandbox). Time is simulated: a run of minutes takes milliseconds.
  */
@@ -10,8 +11,9 @@ import { retryDecision, type RetryCounts } from '../../../../nodes/Fillout/helpe
 import { SharedAccountGauge } from '../../../../nodes/Fillout/helpers/sharedLimit';
 
 export interface ModelCase {
-	processes: number;
-	/** Requests each process must get answered. */
+	/** Exports per process, e.g. [2, 1]: two processes, the first running two at once. */
+	split: number[];
+	/** Requests each export must get answered. */
 	requestsEach: number;
 	limit: number;
 	/** Between start and arrival: base plus up to `latencyJitterMs` at random. */
@@ -24,9 +26,9 @@ export interface ModelCase {
 }
 
 export interface ModelResult {
-	/** Requests answered 2xx, per process. */
+	/** Requests answered 2xx, per export (in the order of `split`). */
 	answered: number[];
-	/** Requests given up on (a 429 retried past its budget): that process's export fails. */
+	/** Requests given up on (a 429 retried past its budget): that export fails. */
 	dropped: number;
 	rateLimited: number;
 	total: number;
@@ -68,16 +70,22 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 		events.push({ at, order: order++, run });
 	};
 	const result: ModelResult = {
-		answered: Array.from({ length: spec.processes }, () => 0),
+		answered: [],
 		dropped: 0,
 		rateLimited: 0,
 		total: 0,
 		wallMs: 0,
 	};
 
-	for (let index = 0; index < spec.processes; index++) {
-		const pacer = new SlidingWindowPacer();
-		const gauge = new SharedAccountGauge(spec.limit, WINDOW_MS, random);
+	const exportsOf = spec.split.map((exports) => {
+		const pacing = {
+			pacer: new SlidingWindowPacer(),
+			gauge: new SharedAccountGauge(spec.limit, WINDOW_MS, random),
+		};
+		return Array.from({ length: exports }, () => pacing);
+	});
+	for (const [index, { pacer, gauge }] of exportsOf.flat().entries()) {
+		result.answered.push(0);
 		let counts: RetryCounts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
 		let firstAttemptAt = 0;
 		let failed = false;
@@ -89,6 +97,7 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 			const { waitMs, slot } = pacer.reserve(now);
 			const sentAt = now + waitMs;
 			schedule(sentAt, () => {
+				const sent = gauge.send(sentAt);
 				result.total++;
 				const arrival = sentAt + spec.latencyMs + random() * spec.latencyJitterMs;
 				schedule(arrival, () => {
@@ -102,7 +111,7 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 								resetMs: verdict.resetMs,
 								rateLimited: !verdict.allowed,
 							},
-							sentAt,
+							sent,
 							answeredAt,
 						);
 						result.wallMs = Math.max(result.wallMs, answeredAt);
