@@ -22,8 +22,8 @@
  * With N processes this leaves about N − 1 of each window's requests to the others when
  * the window is nearly full, instead of all of them sending into a full window and
  * drawing 429s. The rule and its figures were chosen with the model in
- * test/nodes/unit/sharedLimit.model.test.ts (processes running one or several exports). Pure: times are passed in (monotonic
- * milliseconds) and randomness is injected.
+ * test/nodes/unit/sharedLimit.model.test.ts (processes running one or several exports).
+ * Pure: times are passed in (monotonic milliseconds) and randomness is injected.
  */
 
 export interface LimitSignal {
