@@ -33,6 +33,11 @@ import type { HarnessCredentialsHelper } from './credentials';
 export interface PollHarnessOptions extends HarnessBaseOptions {
 	/** Static data the database holds at the start. */
 	staticData?: IDataObject;
+	/**
+	 * What `getPollBudgetMs()` answers (n8n 2.41's durable scheduler gives each poll a
+	 * budget); left out, n8n-core's own default.
+	 */
+	pollBudgetMs?: number;
 }
 
 export interface PollResult {
@@ -125,6 +130,10 @@ export class PollHarness {
 			activation,
 			() => undefined,
 			() => undefined,
+			undefined,
+			undefined,
+			undefined,
+			this.options.pollBudgetMs === undefined ? undefined : () => this.options.pollBudgetMs!,
 		);
 		try {
 			const output = await poll.call(context);

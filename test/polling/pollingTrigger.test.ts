@@ -28,6 +28,15 @@ async function formWith(existing = 0): Promise<string> {
 	return form.id as string;
 }
 
+/** `count` more, a second apart, starting 10 minutes ago. */
+async function formWithMore(formId: string, count: number): Promise<void> {
+	await control(sandbox(), 'POST', `/forms/${formId}/generate`, {
+		count,
+		startTime: secondsAgo(600).toISOString(),
+		stepMs: 1000,
+	});
+}
+
 afterEach(async () => {
 	await control(sandbox(), 'DELETE', '/faults');
 	jest.restoreAllMocks();
@@ -127,6 +136,40 @@ describe('Start From', () => {
 		expect(times).toEqual([...times].sort((a, b) => a - b));
 		expect(backfill.list).toBe(9);
 		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	it("a backfill longer than n8n's poll budget comes over several polls: each once, in order, none lost", async () => {
+		const formId = await formWith(900);
+		// 300 at one instant, across page boundaries, where a poll may stop.
+		const tied = await burst(sandbox(), formId, 300, secondsAgo(1800));
+		await formWithMore(formId, 300);
+		await control(sandbox(), 'POST', '/faults', { latencyMs: 120 });
+		// Pages stop 0.6 × 400 ms into a poll: a poll reads two or three of the 10 pages.
+		const trigger = pollingTrigger(
+			sandbox(),
+			formId,
+			{ startFrom: 'beginning' },
+			{ pollBudgetMs: 400 },
+		);
+		const perPoll: number[] = [];
+		const emitted: Array<{ id: string; ms: number }> = [];
+		let polled = await trigger.activate();
+		while (emitted.length < 1500 && perPoll.length < 30) {
+			expect(polled.error).toBeUndefined();
+			for (const item of polled.items ?? []) {
+				emitted.push({
+					id: item.json.submissionId as string,
+					ms: Date.parse(item.json.submissionTime as string),
+				});
+			}
+			perPoll.push(polled.items?.length ?? 0);
+			polled = await trigger.poll();
+		}
+		expect(polled.items).toBeNull();
+		expect(perPoll.filter((count) => count > 0).length).toBeGreaterThan(2);
+		expect(new Set(emitted.map((e) => e.id)).size).toBe(1500);
+		expect(emitted.map((e) => e.ms)).toEqual(emitted.map((e) => e.ms).sort((a, b) => a - b));
+		expect(tied.every((id) => emitted.some((e) => e.id === id))).toBe(true);
 	});
 
 	it('A Date: only submissions from that moment on', async () => {

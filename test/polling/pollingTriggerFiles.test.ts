@@ -100,6 +100,41 @@ describe('Download Files on the polling trigger', () => {
 		expect(Object.keys(second.items?.[0].binary ?? {})).toEqual(['Resume_1', 'Signature_1']);
 	});
 
+	it("files that take longer than n8n's poll budget: each poll emits the oldest submissions with all their files, the next goes on", async () => {
+		const files = fileOrigin(sandbox());
+		const formId = await newFileForm(sandbox());
+		// Downloads stop starting 0.6 × 500 ms into a poll; each file takes 400 ms.
+		const trigger = pollingTrigger(
+			sandbox(),
+			formId,
+			{ downloadFiles: true },
+			{ pollBudgetMs: 500 },
+		);
+		await trigger.activate();
+		const made: string[] = [];
+		for (let n = 0; n < 10; n++) {
+			const url = (name: string) => `${files}/files/slow${n}/${name}?delayMs=400`;
+			made.push(
+				await respondWith(sandbox(), formId, {
+					answers: answersWithFiles(url('cv.pdf'), url('signature.png')),
+				}),
+			);
+		}
+		const perPoll: string[][] = [];
+		while (perPoll.flat().length < made.length && perPoll.length < 10) {
+			const polled = await trigger.poll();
+			expect(polled.error).toBeUndefined();
+			for (const item of polled.items ?? []) {
+				expect(Object.keys(item.binary ?? {})).toEqual(['Resume_1', 'Signature_1']);
+				expect((item.json.files as IDataObject[]).filter((file) => file.error)).toEqual([]);
+			}
+			perPoll.push(idsOf(polled.items));
+		}
+		expect(perPoll.flat()).toEqual(made);
+		expect(perPoll.filter((ids) => ids.length > 0).length).toBeGreaterThan(1);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+
 	it('Fetch Test Event brings the newest submission with its files and leaves the cursor', async () => {
 		const files = fileOrigin(sandbox());
 		const formId = await newFileForm(sandbox());

@@ -22,12 +22,14 @@ export function pollingTrigger(
 	sandbox: RunningSandbox,
 	formId: string,
 	parameters: INodeParameters = {},
+	options: { pollBudgetMs?: number } = {},
 ): PollHarness {
 	return createPollHarness({
 		nodeType: FilloutPollingTrigger,
 		credentials: apiKeyCredentials(sandbox),
 		timezone: 'UTC',
 		parameters: { form: formById(formId), ...parameters },
+		pollBudgetMs: options.pollBudgetMs,
 	});
 }
 

@@ -2,10 +2,16 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import type { Submission } from '../helpers/interfaces';
 import { formIdForTrigger } from '../shared/parameters';
-import { readSubmissions } from '../shared/readSubmissions';
-import { FILES_KEY, fileSettingsOf, itemsWithFiles } from '../shared/submissionFiles';
+import { readSubmissions, readSubmissionsUntil } from '../shared/readSubmissions';
+import {
+	FILES_KEY,
+	fileSettingsOf,
+	itemsWithFiles,
+	type FileFailureMode,
+} from '../shared/submissionFiles';
 import { getFormMetadata } from '../transport';
 import { deliveryItem } from '../trigger/delivery';
+import { deadlineOf, stopTimeOf } from './budget';
 import { recallPollState, rememberPollState } from './memory';
 import { inProgressRefused, noSubmissionYet } from './pollErrors';
 import {
@@ -38,7 +44,8 @@ interface Start {
 /**
  * One poll: lists what is new since the cursor and emits it. The cursor is written only
  * once the whole poll has succeeded; a poll that throws leaves it, so the next one reads
- * everything again.
+ * everything again. A poll running out of n8n's budget emits the oldest part of what is
+ * new, and the next poll goes on from there.
  */
 export async function pollSubmissions(
 	this: IPollFunctions,
@@ -48,21 +55,57 @@ export async function pollSubmissions(
 	if (this.getMode() === 'manual') return await latestSubmission(this, formId, settings);
 
 	const nowMs = Date.now();
+	const stopAtMs = stopTimeOf(this, nowMs);
 	const staticData = this.getWorkflowStaticData('node');
 	const start = await startOf(this, formId, settings, nowMs, staticData[POLL_STATE_KEY]);
+	const query = { sort: 'asc' as const, afterDate: windowQueryStart(start.state) };
+	// Out of budget, the listing may stop once what it read holds something to emit.
+	const mayStop = (read: Submission[]) =>
+		takeFinished(start.state, read, settings.overlapMs, nowMs).fresh.length > 0;
+	const read = await readSubmissionsUntil(this, formId, query, {}, { stopAtMs, mayStop });
+	let taken = await take(this, start, read.submissions, read.complete, settings, nowMs);
+	// Files first: the cursor moves only once the items are complete.
+	let items = await itemsOf(this, taken, settings, deadlineOf(taken, stopAtMs));
+	if (items.length < taken.emitted.length) {
+		// Out of budget for files: what was not fetched stays unseen, for the next poll.
+		const left = new Set(taken.emitted.slice(items.length).map((s) => s.submissionId));
+		const kept = read.submissions.filter((s) => !left.has(s.submissionId));
+		taken = await take(this, start, kept, false, settings, nowMs);
+		items = items.slice(0, taken.emitted.length);
+	}
+	staticData[POLL_STATE_KEY] = taken.next as unknown as IDataObject;
+	rememberPollState(this, taken.next);
+	return items.length === 0 ? null : [items];
+}
 
-	const listed = await readSubmissions(this, formId, {
-		sort: 'asc',
-		afterDate: windowQueryStart(start.state),
-	});
+export interface Taken {
+	emitted: Submission[];
+	statuses: SubmissionStatus[];
+	next: PollState;
+}
+
+/**
+ * What this poll emits and the cursor after it. In-progress submissions are read only
+ * after a complete listing of the finished ones; otherwise their state is kept as it was.
+ */
+async function take(
+	ctx: IPollFunctions,
+	start: Start,
+	listed: Submission[],
+	complete: boolean,
+	settings: PollSettings,
+	nowMs: number,
+): Promise<Taken> {
 	const finished = takeFinished(start.state, listed, settings.overlapMs, nowMs);
 	const next: PollState = { ...finished.state };
 	delete next.inProgress;
 	let inProgress: Submission[] = [];
-	if (settings.inProgress !== 'ignore') {
+	if (settings.inProgress !== 'ignore' && !complete) {
+		if (start.state.inProgress) next.inProgress = start.state.inProgress;
+	} else if (settings.inProgress !== 'ignore') {
 		const taken = takeInProgress(
 			start.state.inProgress ?? {},
-			await readInProgress(this, formId),
+			await readInProgress(ctx, start.state.formId),
 			settings.inProgress,
 			nowMs,
 		);
@@ -74,14 +117,11 @@ export async function pollSubmissions(
 			inProgress = taken.fresh.filter((s) => submissionMs(s, nowMs) >= (start.fromMs ?? 0));
 		}
 	}
-
 	const emitted = start.kind === 'quiet' ? [] : [...finished.fresh, ...inProgress];
-	const statuses = emitted.map((_, i) => (i < finished.fresh.length ? 'finished' : 'in_progress'));
-	// Files first: the cursor moves only once the items are complete.
-	const items = await itemsOf(this, emitted, statuses, next, settings);
-	staticData[POLL_STATE_KEY] = next as unknown as IDataObject;
-	rememberPollState(this, next);
-	return items.length === 0 ? null : [items];
+	const statuses = emitted.map(
+		(_, i): SubmissionStatus => (i < finished.fresh.length ? 'finished' : 'in_progress'),
+	);
+	return { emitted, statuses, next };
 }
 
 async function startOf(
@@ -96,7 +136,7 @@ async function startOf(
 	const recalled = readPollState(recallPollState(ctx), formId);
 	if (recalled) {
 		ctx.logger.warn(
-			`Fillout Polling Trigger "${ctx.getNode().name}": its cursor was missing from the workflow's static data (another node or process overwrote it); going on from the copy in memory`,
+			`Fillout Polling Trigger "${ctx.getNode().name}": the stored cursor is missing (not stored since the workflow was published, or overwritten by another node or process); going on from the copy in memory`,
 			{ workflowId: ctx.getWorkflow().id, formId },
 		);
 		return { kind: 'resume', state: recalled };
@@ -165,13 +205,17 @@ async function latestSubmission(
 			)
 		)[0];
 	const finished = await newest('finished');
-	if (finished) return [await itemsOf(ctx, [finished], ['finished'], state, settings)];
+	if (finished) return [await itemsOf(ctx, one(finished, 'finished', state), settings)];
 	const started = settings.inProgress === 'ignore' ? undefined : await newest('in_progress');
-	if (started) return [await itemsOf(ctx, [started], ['in_progress'], state, settings)];
+	if (started) return [await itemsOf(ctx, one(started, 'in_progress', state), settings)];
 	throw noSubmissionYet(ctx, form.name);
 }
 
-type SubmissionStatus = 'finished' | 'in_progress';
+export type SubmissionStatus = 'finished' | 'in_progress';
+
+function one(submission: Submission, status: SubmissionStatus, state: PollState): Taken {
+	return { emitted: [submission], statuses: [status], next: state };
+}
 
 /**
  * The items for these submissions, marked with their status; with Download Files on, each
@@ -181,11 +225,11 @@ type SubmissionStatus = 'finished' | 'in_progress';
  */
 async function itemsOf(
 	ctx: IPollFunctions,
-	submissions: Submission[],
-	statuses: SubmissionStatus[],
-	state: PollState,
+	taken: Taken,
 	settings: PollSettings,
+	deadline?: FileFailureMode['deadline'],
 ): Promise<INodeExecutionData[]> {
+	const { emitted: submissions, statuses, next: state } = taken;
 	const files = fileSettingsOf((name, fallback) => ctx.getNodeParameter(name, fallback));
 	const form = { formId: state.formId, formName: state.formName };
 	const jsons = submissions.map((submission, i) =>
@@ -198,5 +242,5 @@ async function itemsOf(
 		),
 	);
 	if (!files || jsons.length === 0) return jsons.map((json) => ({ json }));
-	return await itemsWithFiles(ctx, submissions, jsons, files, { onFailure: 'record' });
+	return await itemsWithFiles(ctx, submissions, jsons, files, { onFailure: 'record', deadline });
 }

@@ -16,16 +16,48 @@ export async function readSubmissions(
 	fixedQuery: IDataObject = {},
 	itemIndex?: number,
 ): Promise<Submission[]> {
+	const read = await readSubmissionsUntil(ctx, formId, pagerOptions, fixedQuery, { itemIndex });
+	return read.submissions;
+}
+
+export interface PartialRead {
+	submissions: Submission[];
+	/** False when the read stopped at `stopAtMs` with pages left unread. */
+	complete: boolean;
+}
+
+export interface ReadLimits {
+	itemIndex?: number;
+	/** Past this time, stop before the next page if `mayStop` agrees with what was read. */
+	stopAtMs?: number;
+	mayStop?: (readSoFar: Submission[]) => boolean;
+}
+
+/**
+ * As `readSubmissions`, but may stop early (see `ReadLimits`): what was read is then a
+ * prefix, in order, of the whole listing.
+ */
+export async function readSubmissionsUntil(
+	ctx: FilloutContext,
+	formId: string,
+	pagerOptions: PagerOptions,
+	fixedQuery: IDataObject,
+	limits: ReadLimits,
+): Promise<PartialRead> {
 	const pager = new SubmissionPager<Submission>(pagerOptions);
+	const { stopAtMs, mayStop = () => true } = limits;
 	for (let query = pager.next(); query; query = pager.next()) {
+		if (stopAtMs !== undefined && Date.now() >= stopAtMs && mayStop(pager.results())) {
+			return { submissions: pager.results(), complete: false };
+		}
 		const page = await filloutRequest<SubmissionPage>(ctx, {
 			method: 'GET',
 			path: `/forms/${encodeURIComponent(formId)}/submissions`,
 			qs: { ...fixedQuery, ...query },
 			context: { formId },
-			itemIndex,
+			itemIndex: limits.itemIndex,
 		});
 		pager.receive(page);
 	}
-	return pager.results();
+	return { submissions: pager.results(), complete: true };
 }

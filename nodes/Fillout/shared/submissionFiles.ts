@@ -125,12 +125,19 @@ export interface FileFailureMode {
 	 * item goes on without it, and its `files` entry carries the `error`.
 	 */
 	onFailure: 'fail' | 'record';
+	/**
+	 * No download starts once the clock passes `atMs` (the polling trigger's share of n8n's
+	 * poll budget), but those of the first `exceptFirst` submissions; the items then end
+	 * before the first submission with a file not fetched.
+	 */
+	deadline?: { atMs: number; exceptFirst: number };
 }
 
 /**
  * The output items for these submissions (`jsons[i]` is the item of `submissions[i]`,
  * simplified or not) with their files downloaded as binary data. One call for any
- * operation or trigger that outputs submissions.
+ * operation or trigger that outputs submissions. With `mode.deadline`, fewer items than
+ * submissions may come back: a prefix, each with all its files.
  */
 export async function itemsWithFiles(
 	ctx: FileContext,
@@ -144,11 +151,17 @@ export async function itemsWithFiles(
 		json: { ...json },
 		binary: {},
 	}));
+	let firstUnfetched = submissions.length;
 	const tasks = submissions.flatMap((submission, i) => {
 		const files = filesOfSubmission(submission, settings.prefix);
 		const entries = files.map(fileEntry);
 		items[i].json[FILES_KEY] = entries;
 		return files.map((file, f) => async () => {
+			const { deadline } = mode;
+			if (deadline && i >= deadline.exceptFirst && Date.now() >= deadline.atMs) {
+				firstUnfetched = Math.min(firstUnfetched, i);
+				return;
+			}
 			try {
 				items[i].binary[file.binaryProperty] = await downloadFile(
 					ctx,
@@ -165,7 +178,7 @@ export async function itemsWithFiles(
 		});
 	});
 	await inPool(tasks, FILE_DOWNLOADS_AT_ONCE);
-	return items.map(({ json, binary }) => {
+	return items.slice(0, firstUnfetched).map(({ json, binary }) => {
 		// In the files' order, whichever download finished first.
 		const ordered = (json[FILES_KEY] as IDataObject[])
 			.map((entry) => String(entry.binaryProperty))

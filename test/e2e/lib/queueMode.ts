@@ -84,6 +84,13 @@ function sharedQueueEnv(
 		WEBHOOK_URL: webhookUrl,
 		// Info: a worker logs "Worker started execution <id>", which shows where each ran.
 		N8N_LOG_LEVEL: 'info',
+		// n8n's durable poll cursors, which the README asks queue-mode users of the polling
+		// trigger to turn on: the cursor is kept apart from static data, which a worker
+		// overwrites.
+		N8N_SCHEDULER_ENABLED: 'true',
+		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+		N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
 	};
 }
 

@@ -1,0 +1,32 @@
+import type { IPollFunctions } from 'n8n-workflow';
+
+import type { FileFailureMode } from '../shared/submissionFiles';
+import type { Taken } from './poll';
+
+/**
+ * Share of n8n's budget for one poll (n8n 2.41's durable scheduler abandons a poll that
+ * overruns it) after which no page is read and no download starts; the rest of the
+ * budget hands the items over.
+ */
+const POLL_BUDGET_SHARE = 0.6;
+
+/** When to stop reading and fetching; none where n8n sets no budget (before 2.41). */
+export function stopTimeOf(ctx: IPollFunctions, nowMs: number): number | undefined {
+	const budgetOf = (ctx as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
+	const budgetMs = typeof budgetOf === 'function' ? budgetOf.call(ctx) : undefined;
+	if (budgetMs === undefined || !Number.isFinite(budgetMs) || budgetMs <= 0) return undefined;
+	return nowMs + budgetMs * POLL_BUDGET_SHARE;
+}
+
+/**
+ * Downloads stop at the same time as the listing, but for the first submission (all of
+ * them when only in-progress ones are emitted), so that every poll moves on.
+ */
+export function deadlineOf(
+	taken: Taken,
+	stopAtMs: number | undefined,
+): FileFailureMode['deadline'] {
+	if (stopAtMs === undefined) return undefined;
+	const finished = taken.statuses.some((status) => status === 'finished');
+	return { atMs: stopAtMs, exceptFirst: finished ? 1 : taken.emitted.length };
+}
