@@ -172,6 +172,16 @@ describe('Start From', () => {
 		expect(tied.every((id) => emitted.some((e) => e.id === id))).toBe(true);
 	});
 
+	it("Now, with more in the late window than fits in n8n's poll budget: nothing from before the publish is emitted", async () => {
+		const formId = (await newForm(sandbox())).id as string;
+		await formWithMore(formId, 400);
+		await control(sandbox(), 'POST', '/faults', { latencyMs: 120 });
+		const trigger = pollingTrigger(sandbox(), formId, {}, { pollBudgetMs: 100 });
+		expect((await trigger.activate()).items).toBeNull();
+		const made = await submit(sandbox(), formId);
+		expect(idsOf((await trigger.poll()).items)).toEqual([made]);
+	});
+
 	it('A Date: only submissions from that moment on', async () => {
 		const formId = await formWith();
 		await submit(sandbox(), formId, { submissionTime: '2024-01-01T00:00:00.000Z' });

@@ -55,9 +55,10 @@ export async function pollSubmissions(
 	if (this.getMode() === 'manual') return await latestSubmission(this, formId, settings);
 
 	const nowMs = Date.now();
-	const stopAtMs = stopTimeOf(this, nowMs);
 	const staticData = this.getWorkflowStaticData('node');
 	const start = await startOf(this, formId, settings, nowMs, staticData[POLL_STATE_KEY]);
+	// A quiet start must see all it remembers without emitting, so it is never cut short.
+	const stopAtMs = start.kind === 'quiet' ? undefined : stopTimeOf(this, nowMs);
 	const query = { sort: 'asc' as const, afterDate: windowQueryStart(start.state) };
 	// Out of budget, the listing may stop once what it read holds something to emit.
 	const mayStop = (read: Submission[]) =>
