@@ -102,21 +102,13 @@ function pacingFor(
 	return pacing;
 }
 
-/**
- * Waits until both the account (other processes) and this process's pacer allow a start.
- * The account is asked again as the request leaves: while this one waited for the pacer,
- * another execution of this process may have sent, or an answer may have filled the window.
- */
+/** Waits until both the account (other processes) and this process's pacer allow a start. */
 async function waitForTurn({ pacer, gauge }: Pacing) {
-	for (;;) {
-		const accountWait = gauge.earliestStart(performance.now()) - performance.now();
-		if (accountWait > 0) await sleep(accountWait);
-		const { waitMs, slot } = pacer.reserve(performance.now());
-		if (waitMs > 0) await sleep(waitMs);
-		const now = performance.now();
-		if (gauge.earliestStart(now) <= now) return { slot, sent: gauge.send(now) };
-		pacer.release(slot);
-	}
+	const accountWait = gauge.earliestStart(performance.now()) - performance.now();
+	if (accountWait > 0) await sleep(accountWait);
+	const { waitMs, slot } = pacer.reserve(performance.now());
+	if (waitMs > 0) await sleep(waitMs);
+	return { slot, sent: gauge.send(performance.now()) };
 }
 
 /**
