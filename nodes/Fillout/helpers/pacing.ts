@@ -56,6 +56,11 @@ export class SlidingWindowPacer {
 		return { waitMs: start - now, slot };
 	}
 
+	/** Gives back a slot whose request was not sent after all. */
+	release(slot: PacerSlot): void {
+		this.slots = this.slots.filter((one) => one !== slot);
+	}
+
 	/** Records when the request's answer (or failure) came back. */
 	finish(slot: PacerSlot, now: number): void {
 		slot.end = Math.max(now, slot.start);

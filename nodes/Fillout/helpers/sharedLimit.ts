@@ -13,11 +13,22 @@
  *   each of its own requests sent in between and by one for each request of the others.
  *   That growth (the highest recent one, forgotten slowly) estimates how many others
  *   send "at the same time".
- * - When the account is shared and no more requests remain in the window, less its own
- *   still in flight, than the others are about to send, it leaves them to the others and
- *   sends nothing more until the window has surely ended, plus a random part so that
- *   processes holding together do not all come back at one instant. A process alone never
- *   holds (the pacer paces it).
+ * - Before each request leaves, when the account is shared and no more requests remain in
+ *   the window, less all of its own still in flight, than the others are about to send,
+ *   it leaves them to the others and sends nothing more until the window has surely
+ *   ended, plus a random part so that processes holding together do not all come back at
+ *   one instant. A process alone never holds (the pacer paces it).
+ * - "Shared" lasts: for SHARED_MEMORY_MS after the last sign of another process it leaves
+ *   at least one place in every window, also in windows where it sees no one else.
+ *
+ * Why each part (traced in n8n's queue mode, one worker running two exports, another one):
+ * the worker with two exports filled windows alone in their first 200 ms; the other
+ * worker's request, and then each of its retries, landed in the full rest of the window
+ * and drew a 429, five times in a row, and the first worker, whose answers had all come
+ * back before, never saw it. So the memory. And the two executions of one worker read
+ * their answers (remaining 3, then 2) before either sent its next request, then both
+ * sent: the decision is taken as a request leaves, not as an answer comes back, and every
+ * request of ours still in flight counts, whatever its order (they overtake each other).
  *
  * With N processes this leaves about N − 1 of each window's requests to the others when
  * the window is nearly full, instead of all of them sending into a full window and
@@ -64,8 +75,11 @@ export interface SentRequest {
 interface ObservedWindow {
 	/** When the first of our answers in this window came back: it opened before that. */
 	firstAnsweredAt: number;
-	/** Our first request counted in it. */
+	/** Our first request counted in it, and the last one answered in it. */
 	firstSeq: number;
+	lastSeq: number;
+	/** By when it has surely ended: a window after our first answer in it (it opened before). */
+	endsBy: number;
 	/** The account's requests counted in it (limit − remaining): the highest seen… */
 	used: number;
 	/** …and the request whose answer said so. */
@@ -82,11 +96,20 @@ interface ObservedWindow {
 export const OTHERS_DECAY = 0.02;
 /** The random part of a hold, as a share of the window. */
 export const HOLD_JITTER_SHARE = 0.05;
+/**
+ * How long after the last sign of another process (its requests counted between two of
+ * ours, or a 429) a process still leaves a place in every window: long enough to outlast
+ * the other's waits after a 429 (a second and more). A process alone by then loses a
+ * fifth of its speed for that long.
+ */
+export const SHARED_MEMORY_MS = 10_000;
 
 export class SharedAccountGauge {
 	private window?: ObservedWindow;
 	private others = 0;
 	private holdUntil = -Infinity;
+	/** When another process last showed itself. */
+	private lastSharedAt = -Infinity;
 	private sent = 0;
 	/** Our requests sent and not yet answered (several executions share one gauge). */
 	private readonly inFlight = new Set<number>();
@@ -103,11 +126,25 @@ export class SharedAccountGauge {
 	}
 
 	/**
-	 * The earliest moment the next request may start. Requests of one process are paced
-	 * further by the sliding-window pacer; this adds only what other processes cause.
+	 * The earliest moment the next request may start; call it again right before sending
+	 * (it may start a hold). Requests of one process are paced further by the
+	 * sliding-window pacer; this adds only what other processes cause.
 	 */
 	earliestStart(now: number): number {
+		this.leaveRestToOthers(now);
 		return Math.max(now, this.holdUntil);
+	}
+
+	/** Holds when what remains of a shared window, less ours on the way, is the others'. */
+	private leaveRestToOthers(now: number): void {
+		const window = this.window;
+		if (!window || now >= window.endsBy) return;
+		const recentlyShared = now - this.lastSharedAt < SHARED_MEMORY_MS;
+		if (!window.shared && !recentlyShared) return;
+		const othersComing = Math.max(recentlyShared ? 1 : 0, Math.round(this.others));
+		if (this.limit - window.used - this.inFlight.size <= othersComing) {
+			this.holdFor(now, window.endsBy - now);
+		}
 	}
 
 	/** Call as a request leaves; pass the result to `observe` (or `abandon`). */
@@ -136,21 +173,21 @@ export class SharedAccountGauge {
 			// Between that answer's request and this one: ours sent in between, and the others'.
 			const othersBetween = Math.max(0, used - window.used - (request.seq - window.usedSeq));
 			this.others = Math.max(othersBetween, this.others - OTHERS_DECAY);
+			if (othersBetween >= 1) this.lastSharedAt = answeredAt;
 		}
+		if (signal.rateLimited) this.lastSharedAt = answeredAt;
 		if (used > window.used || (used === window.used && request.seq > window.usedSeq)) {
 			window.used = used;
 			window.usedSeq = request.seq;
 		}
 		window.firstSeq = Math.min(window.firstSeq, request.seq);
-		const mine = request.seq - window.firstSeq + 1;
-		window.shared ||= used > mine || signal.rateLimited;
-		// Ours still in flight take from what remains too.
-		const oursComing = [...this.inFlight].filter((seq) => seq > request.seq).length;
-		if (window.shared && signal.remaining - oursComing <= Math.round(this.others)) {
-			// The window opened before our first answer in it, so it ends a window later.
-			const windowEnd = window.firstAnsweredAt + this.windowMs;
-			this.holdFor(answeredAt, Math.min(signal.resetMs ?? this.windowMs, windowEnd - answeredAt));
+		window.lastSeq = Math.max(window.lastSeq, request.seq);
+		if (signal.resetMs !== undefined) {
+			window.endsBy = Math.min(window.endsBy, answeredAt + signal.resetMs);
 		}
+		// Ours answered before this one in the window may have left after it and overtaken it.
+		const mine = window.lastSeq - window.firstSeq + 1;
+		window.shared ||= used > mine || signal.rateLimited;
 	}
 
 	/** Nothing starts for `waitMs`, plus a random part. */
@@ -177,7 +214,9 @@ export class SharedAccountGauge {
 		if (sameWindow) return last;
 		this.window = {
 			firstAnsweredAt: answeredAt,
+			endsBy: answeredAt + this.windowMs,
 			firstSeq: request.seq,
+			lastSeq: request.seq,
 			used,
 			usedSeq: request.seq,
 			shared: false,

@@ -102,13 +102,21 @@ function pacingFor(
 	return pacing;
 }
 
-/** Waits until both the account (other processes) and this process's pacer allow a start. */
+/**
+ * Waits until both the account (other processes) and this process's pacer allow a start.
+ * The account is asked again as the request leaves: while this one waited for the pacer,
+ * another execution of this process may have sent, or an answer may have filled the window.
+ */
 async function waitForTurn({ pacer, gauge }: Pacing) {
-	const accountWait = gauge.earliestStart(performance.now()) - performance.now();
-	if (accountWait > 0) await sleep(accountWait);
-	const { waitMs, slot } = pacer.reserve(performance.now());
-	if (waitMs > 0) await sleep(waitMs);
-	return { slot, sent: gauge.send(performance.now()) };
+	for (;;) {
+		const accountWait = gauge.earliestStart(performance.now()) - performance.now();
+		if (accountWait > 0) await sleep(accountWait);
+		const { waitMs, slot } = pacer.reserve(performance.now());
+		if (waitMs > 0) await sleep(waitMs);
+		const now = performance.now();
+		if (gauge.earliestStart(now) <= now) return { slot, sent: gauge.send(now) };
+		pacer.release(slot);
+	}
 }
 
 /**

@@ -25,6 +25,14 @@ describe('SlidingWindowPacer', () => {
 		}
 	});
 
+	it('a released slot (its request was not sent after all) no longer counts', () => {
+		const pacer = new SlidingWindowPacer();
+		const slots = Array.from({ length: 5 }, () => pacer.reserve(0).slot);
+		pacer.release(slots[4]);
+		expect(pacer.reserve(0).waitMs).toBe(0);
+		expect(pacer.reserve(0).waitMs).toBeGreaterThan(0);
+	});
+
 	it('counts a slow first request by when its answer came, not when it started', () => {
 		const pacer = new SlidingWindowPacer();
 		const first = pacer.reserve(0).slot;

@@ -1,6 +1,7 @@
 import {
 	HOLD_JITTER_SHARE,
 	readLimitSignal,
+	SHARED_MEMORY_MS,
 	SharedAccountGauge,
 	type LimitSignal,
 } from '../../../nodes/Fillout/helpers/sharedLimit';
@@ -34,6 +35,15 @@ describe('readLimitSignal', () => {
 		});
 	});
 });
+
+/** A gauge that has seen 1 other request between two of its own, in a window before this one. */
+function inNewWindowAfterOneOther(): SharedAccountGauge {
+	const gauge = new SharedAccountGauge(5, 1000, () => 0);
+	gauge.observe(answer(4), gauge.send(0), 100);
+	gauge.observe(answer(2), gauge.send(100), 200); // 1 other between
+	gauge.observe(answer(4), gauge.send(1100), 1200); // a new window
+	return gauge;
+}
 
 describe('SharedAccountGauge', () => {
 	it('alone on the account, it never holds a process back (the pacer paces it)', () => {
@@ -104,15 +114,53 @@ describe('SharedAccountGauge', () => {
 	});
 
 	it('leaves what remains to the others less its own requests still in flight', () => {
-		const gauge = new SharedAccountGauge(5, 1000, () => 0);
-		gauge.observe(answer(4), gauge.send(0), 100);
-		gauge.observe(answer(2), gauge.send(100), 200); // 1 other between
-		gauge.observe(answer(4), gauge.send(1100), 1200); // a new window
+		const gauge = inNewWindowAfterOneOther();
 		const first = gauge.send(1200);
 		gauge.send(1210); // a second execution's request, still in flight
 		gauge.observe(answer(2), first, 1300); // 1 other between: 2 left, 1 of them ours
 		expect(gauge.othersEstimate).toBe(1);
 		expect(gauge.earliestStart(1300)).toBe(2200);
+	});
+
+	it('counts every one of its own requests still in flight, whatever order they arrive in', () => {
+		const gauge = inNewWindowAfterOneOther();
+		const earlier = gauge.send(1200);
+		const later = gauge.send(1200); // two executions' requests leave together
+		// The later one is answered first, 2 left: the earlier may still arrive after it.
+		gauge.observe(answer(2), later, 1300);
+		expect(gauge.earliestStart(1300)).toBe(2200);
+		gauge.abandon(earlier);
+	});
+
+	it('decides as a request leaves: two executions that read their answers first do not both send', () => {
+		const gauge = inNewWindowAfterOneOther();
+		const first = gauge.send(1200);
+		const second = gauge.send(1201);
+		gauge.observe(answer(3), first, 1290);
+		gauge.observe(answer(2), second, 1295); // 2 left, none of ours on the way
+		expect(gauge.earliestStart(1300)).toBe(1300); // one execution sends…
+		const third = gauge.send(1300);
+		expect(gauge.earliestStart(1302)).toBe(2200); // …the other waits for the next window
+		gauge.abandon(third);
+	});
+
+	it('after another process showed itself, leaves one place even in windows it fills alone, for a while', () => {
+		const gauge = new SharedAccountGauge(5, 1000, () => 0);
+		gauge.observe(answer(4), gauge.send(0), 100);
+		gauge.observe(answer(2), gauge.send(100), 200); // 1 other between
+		const fillAlone = (start: number) => {
+			for (let remaining = 4; remaining >= 1; remaining--) {
+				const sentAt = start + (4 - remaining) * 100;
+				gauge.observe(answer(remaining), gauge.send(sentAt), sentAt + 100);
+			}
+			return start + 400; // the answer that left 1
+		};
+		// Every request of this window is ours: the other's would come after our last one.
+		const lastAnswer = fillAlone(2000);
+		expect(gauge.earliestStart(lastAnswer)).toBe(3100);
+		// Long after the last sign of it, the whole window is ours again.
+		const later = fillAlone(200 + SHARED_MEMORY_MS + 1000);
+		expect(gauge.earliestStart(later)).toBe(later);
 	});
 
 	it('holds for a window plus jitter on a 429 from a service without rate-limit headers', () => {

@@ -23,6 +23,8 @@ export interface ModelCase {
 	serviceMs: number;
 	/** When each process begins, at random within this. */
 	startSpreadMs: number;
+	/** Between an answer and the export's next request (reading the page): up to this, at random. */
+	thinkMs?: number;
 }
 
 export interface ModelResult {
@@ -97,6 +99,12 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 			const { waitMs, slot } = pacer.reserve(now);
 			const sentAt = now + waitMs;
 			schedule(sentAt, () => {
+				// As the transport does: the account is asked again as the request leaves.
+				const held = gauge.earliestStart(sentAt);
+				if (held > sentAt) {
+					pacer.release(slot);
+					return schedule(held, () => ready(held));
+				}
 				const sent = gauge.send(sentAt);
 				result.total++;
 				const arrival = sentAt + spec.latencyMs + random() * spec.latencyJitterMs;
@@ -119,7 +127,8 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 							result.answered[index]++;
 							counts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
 							firstAttemptAt = answeredAt;
-							return ready(answeredAt);
+							const next = answeredAt + random() * (spec.thinkMs ?? 0);
+							return schedule(next, () => ready(next));
 						}
 						result.rateLimited++;
 						counts.elapsedMs = answeredAt - firstAttemptAt;
