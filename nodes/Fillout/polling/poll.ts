@@ -103,7 +103,8 @@ async function take(
 	let inProgress: Submission[] = [];
 	if (settings.inProgress !== 'ignore' && !complete) {
 		if (start.state.inProgress) next.inProgress = start.state.inProgress;
-	} else if (settings.inProgress !== 'ignore') {
+	}
+	if (settings.inProgress !== 'ignore' && complete) {
 		const taken = takeInProgress(
 			start.state.inProgress ?? {},
 			await readInProgress(ctx, start.state.formId),
