@@ -1,5 +1,7 @@
 import type {
+	IExecuteFunctions,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -20,6 +22,12 @@ import {
 	fileSettingsOf,
 	itemsWithFiles,
 } from './shared/submissionFiles';
+import {
+	keepCarriedRecord,
+	recordToCarry,
+	takeCarriedRecord,
+	withCarriedRecord,
+} from './trigger/carriedRecord';
 import { deliveryItem, parseDelivery } from './trigger/delivery';
 import { currentSlot, dropRecorded, recordedFits, registerWebhook } from './trigger/lifecycle';
 import { admitDelivery, keepUnrecordedRegistration, reportUnremovable } from './trigger/lostRecord';
@@ -104,6 +112,17 @@ export class FilloutTrigger implements INodeType {
 		},
 	};
 
+	/**
+	 * n8n runs this first in each execution the trigger starts (a queue-mode worker
+	 * included): it passes the delivery's items on and keeps the record they carry, so a
+	 * worker that overwrites static data writes the record back (trigger/carriedRecord.ts).
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const { items, carried } = takeCarriedRecord(this.getInputData());
+		if (carried !== undefined) await keepCarriedRecord(this, carried);
+		return [items];
+	}
+
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const res = this.getResponseObject();
 		const admission = await admitDelivery(this);
@@ -145,12 +164,15 @@ export class FilloutTrigger implements INodeType {
 			{},
 			files ? [FILES_KEY] : [],
 		);
-		if (!files) return { workflowData: [this.helpers.returnJsonArray(item)] };
+		const carried = await recordToCarry(this, slot, record);
+		const carrying = (items: INodeExecutionData[]) =>
+			carried === undefined ? items : withCarriedRecord(items, carried);
+		if (!files) return { workflowData: [carrying(this.helpers.returnJsonArray(item))] };
 		// Fillout is answered before the downloads, which may take longer than it waits.
 		res.status(200).json({ message: 'Workflow was started' });
 		const items = await itemsWithFiles(this, [delivery.submission], [item], files, {
 			onFailure: 'record',
 		});
-		return { noWebhookResponse: true, workflowData: [items] };
+		return { noWebhookResponse: true, workflowData: [carrying(items)] };
 	}
 }

@@ -323,6 +323,11 @@ export class TriggerHarness {
 		}
 	}
 
+	/** The trigger as an execution in `mode` sees it (see workerExecution.ts). */
+	executionSetup(mode: WorkflowExecuteMode = 'webhook'): SingleNodeWorkflow {
+		return this.setup(mode);
+	}
+
 	private setup(mode: WorkflowExecuteMode): SingleNodeWorkflow {
 		return singleNodeWorkflow(this.options, {
 			id: 'trigger-under-test',

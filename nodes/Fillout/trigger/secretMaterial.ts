@@ -1,4 +1,4 @@
-import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { credentialTypeOf } from '../transport';
 import type { Slot } from './registration';
@@ -15,7 +15,7 @@ import { derivedSecret } from './secret';
  * static data, and the next activation replaces it (see checkExists).
  */
 export async function expectedSecret(
-	ctx: IHookFunctions | IWebhookFunctions,
+	ctx: IExecuteFunctions | IHookFunctions | IWebhookFunctions,
 	slot: Slot,
 	formId: string,
 ): Promise<string | undefined> {

@@ -1,0 +1,205 @@
+/**
+ * The record riding with each execution: a queue-mode worker starts with empty static
+ * data and, when a node after the trigger writes some, saves its object over the
+ * workflow's whole static data. The trigger's record must be in that object. The
+ * execution runs in n8n-core's real engine as a worker runs it (runAsWorker), the
+ * deliveries and hooks in n8n-core's real contexts, all against the sandbox.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import {
+	CARRIED_RECORD_KEY,
+	carriedRecordOf,
+	placeUnnoticed,
+	takeCarriedRecord,
+	withCarriedRecord,
+} from '../../nodes/Fillout/trigger/carriedRecord';
+import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
+import type { WebhookRecord } from '../../nodes/Fillout/trigger/registration';
+import type { TriggerHarness } from '../harness';
+import { HarnessNodeTypes } from '../harness/nodeTypes';
+import { runAsWorker } from '../harness/workerExecution';
+import { freshForm, type Harness } from '../sandbox/helpers';
+import { filloutTrigger, n8nLogger, NODE_NAME, slots, useTriggerSandbox, webhooksOf } from './helpers';
+
+const env = useTriggerSandbox();
+let h: Harness;
+let instanceUrl: string;
+beforeAll(() => ({ h, instanceUrl } = env));
+beforeEach(forgetProcessMemory);
+
+const NODE_KEY = `node:${NODE_NAME}`;
+
+const record: WebhookRecord = {
+	webhookId: 41,
+	formId: 'form-a',
+	formName: 'A form',
+	url: 'https://n8n.example.com/webhook/abc/webhook',
+	secret: 'S'.repeat(43),
+	apiRoot: 'https://api.fillout.com/v1/api',
+	createdAt: '2026-11-26T00:00:00.000Z',
+};
+
+const body = (formId: string, submissionId: string) => ({
+	formId,
+	formName: 'Test form',
+	submission: { submissionId, questions: [] },
+});
+
+describe('the carrier, as data', () => {
+	it('leaves the secret behind and rides on the first item only, beside json', () => {
+		const items: INodeExecutionData[] = [{ json: { a: 1 } }, { json: { b: 2 } }];
+		const carried = withCarriedRecord(items, carriedRecordOf(record));
+
+		expect(carried[0][CARRIED_RECORD_KEY]).toEqual({ ...record, secret: undefined });
+		expect(JSON.stringify(carried)).not.toContain(record.secret);
+		expect(carried[0].json).toEqual({ a: 1 });
+		expect(carried[1]).toBe(items[1]);
+		expect(items[0]).toEqual({ json: { a: 1 } });
+		expect(withCarriedRecord([], carriedRecordOf(record))).toEqual([]);
+	});
+
+	it('is taken off every item; only a well-formed one counts', () => {
+		const carried = withCarriedRecord([{ json: { a: 1 } }], carriedRecordOf(record));
+		expect(takeCarriedRecord(carried)).toEqual({
+			items: [{ json: { a: 1 } }],
+			carried: carriedRecordOf(record),
+		});
+		for (const bad of [null, 'x', {}, { webhookId: 1, formId: 'f' }, { ...record, webhookId: '' }]) {
+			const items = [{ json: {}, [CARRIED_RECORD_KEY]: bad as IDataObject }, { json: {} }];
+			expect(takeCarriedRecord(items)).toEqual({ items: [{ json: {} }, { json: {} }] });
+		}
+		const plain = [{ json: { x: 1 } }];
+		expect(takeCarriedRecord(plain).items[0]).toBe(plain[0]);
+	});
+
+	it('placed unnoticed, it is saved only with a change that something else makes', () => {
+		const workflow = new Workflow({
+			nodes: [],
+			connections: {},
+			active: true,
+			nodeTypes: new HarnessNodeTypes(),
+			staticData: {},
+		});
+		const nodeData = workflow.getStaticData('node', { name: NODE_NAME } as never);
+		placeUnnoticed(nodeData, 'production', { ...record } as unknown as IDataObject);
+		expect(workflow.staticData.__dataChanged).toBe(false);
+
+		workflow.getStaticData('global').count = 1;
+		expect(workflow.staticData.__dataChanged).toBe(true);
+		expect(JSON.parse(JSON.stringify(workflow.staticData))).toEqual({
+			global: { count: 1 },
+			[NODE_KEY]: { production: record },
+		});
+	});
+});
+
+async function publishedTrigger(formId: string): Promise<TriggerHarness> {
+	const trigger = filloutTrigger(h, formId, instanceUrl);
+	await trigger.activate();
+	return trigger;
+}
+
+describe('a worker that saves static data saves the record with it', () => {
+	it('the delivery carries the record without its secret; the trigger outputs the submission alone', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = await publishedTrigger(formId);
+		const { production } = slots(trigger);
+		const delivery = await trigger.receive({
+			query: { secret: production!.secret },
+			body: body(formId, 'c1'),
+		});
+
+		expect(delivery.items[0][CARRIED_RECORD_KEY]).toEqual(carriedRecordOf(production!));
+		expect(JSON.stringify(delivery.items)).not.toContain(production!.secret);
+		const run = await runAsWorker(trigger, delivery.items);
+		expect(run.triggerOutput.map((item) => Object.keys(item).sort())).toEqual([
+			['json', 'pairedItem'],
+		]);
+		expect(run.triggerOutput[0].json).toEqual(delivery.items[0].json);
+		// Nothing else wrote static data: the worker saves nothing, as before.
+		expect(run.saved).toBeUndefined();
+	});
+
+	it('a node that counts in global static data: the saved object holds the count and the record, secret included', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = await publishedTrigger(formId);
+		const { production } = slots(trigger);
+		const delivery = await trigger.receive({
+			query: { secret: production!.secret },
+			body: body(formId, 'c2'),
+		});
+
+		const run = await runAsWorker(trigger, delivery.items, { counts: true });
+
+		expect(run.saved).toEqual({ global: { count: 1 }, [NODE_KEY]: { production } });
+	});
+
+	it('static data that already holds the slot (an execution in the main process) keeps what it holds', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = await publishedTrigger(formId);
+		const { production } = slots(trigger);
+		const delivery = await trigger.receive({
+			query: { secret: production!.secret },
+			body: body(formId, 'c3'),
+		});
+		const held = { [NODE_KEY]: { production: { ...production!, formName: 'as loaded' } } };
+
+		const run = await runAsWorker(trigger, delivery.items, { counts: true, staticData: held });
+
+		expect(run.saved).toEqual({ global: { count: 1 }, ...held });
+	});
+
+	it('test deliveries and records whose secret is not derived carry nothing', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = await publishedTrigger(formId);
+		await trigger.activate({ mode: 'manual', activation: 'manual' });
+		const { test } = slots(trigger);
+		const testDelivery = await trigger.receive(
+			{ query: { secret: test!.secret }, body: body(formId, 't1') },
+			{ mode: 'manual' },
+		);
+		expect(testDelivery.items).toHaveLength(1);
+		expect(testDelivery.items[0][CARRIED_RECORD_KEY]).toBeUndefined();
+
+		// A registration made before secrets were derived: its record holds a random one.
+		const legacy = { ...slots(trigger).production!, secret: 'L'.repeat(43) };
+		trigger.staticData = { [NODE_KEY]: { production: legacy } };
+		const old = await trigger.receive({ query: { secret: legacy.secret }, body: body(formId, 't2') });
+		expect(old.items).toHaveLength(1);
+		expect(old.items[0][CARRIED_RECORD_KEY]).toBeUndefined();
+	});
+
+	it('the issue’s workflow: deliveries, worker overwrites, main and webhook-processor restarts, unpublish removes the webhook at Fillout', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = await publishedTrigger(formId);
+		const { production } = slots(trigger);
+		const error = jest.spyOn(n8nLogger(), 'error');
+		const deliverAndRun = async (submissionId: string) => {
+			const delivery = await trigger.receive({
+				query: { secret: production!.secret },
+				body: body(formId, submissionId),
+			});
+			expect(delivery.items.map((item) => item.json.submissionId)).toEqual([submissionId]);
+			const run = await runAsWorker(trigger, delivery.items, { counts: true });
+			// The worker's save replaces the workflow's whole static data (it counted from none).
+			trigger.staticData = run.saved!;
+			expect(trigger.staticData).toEqual({ global: { count: 1 }, [NODE_KEY]: { production } });
+		};
+
+		await deliverAndRun('s1');
+		await deliverAndRun('s2');
+		forgetProcessMemory(); // the main restarts
+		expect(await trigger.activate({ activation: 'init' })).toEqual({ existed: true });
+		await deliverAndRun('s3');
+		forgetProcessMemory(); // the webhook processor restarts
+		await deliverAndRun('s4');
+		expect(await webhooksOf(h, formId)).toHaveLength(1);
+
+		await trigger.deactivate();
+		expect(await webhooksOf(h, formId)).toEqual([]);
+		expect(slots(trigger).production).toBeUndefined();
+		expect(error.mock.calls.filter(([message]) => String(message).includes('lost'))).toEqual([]);
+	});
+});
