@@ -31,6 +31,7 @@ export class HarnessStaticDataCounter implements INodeType {
 		group: ['transform'],
 		version: 1,
 		description: 'Counts its runs in global static data',
+		usableAsTool: true,
 		defaults: { name: COUNTER_NAME },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -3,16 +3,17 @@
  * The workflow that broke the trigger in queue mode: Fillout Trigger → a Code node that
  * counts in `$getWorkflowStaticData('global')`. A worker starts each execution with
  * empty static data and, because the Code node writes some, saves what it holds over
- * the workflow's whole static data, so whatever the trigger keeps there is gone after
- * the first execution. Through deliveries, a main restart, a webhook-processor restart
- * and an unpublish: each submission gives exactly one execution, Fillout holds exactly
- * one live registration while the workflow is published, and after unpublishing nothing
- * starts. That the registration is also gone at Fillout is the last test (a known limit).
+ * the workflow's whole static data. The trigger's record rides with each execution, so
+ * that save holds it too (nodes/Fillout/trigger/carriedRecord.ts). Through deliveries, a
+ * main restart, a webhook-processor restart and an unpublish: each submission gives
+ * exactly one execution, Fillout holds exactly one live registration while the workflow
+ * is published, and unpublishing removes it at Fillout.
  */
 import { readFileSync } from 'node:fs';
 
 import type { WorkflowDefinition } from '../lib/n8nClient';
 import { http } from '../../support/http';
+import { queryPostgres } from '../lib/queueServices';
 import { sleep, waitFor } from '../lib/processes';
 import { NODE_NAMES, triggerWorkflow, type CredentialRef } from '../lib/workflows';
 import {
@@ -101,10 +102,29 @@ async function deliverAndCheck(label: string, count: number): Promise<void> {
 	expect(ran.sort()).toEqual([...submitted].sort());
 }
 
+/** The workflow's static data as n8n stored it. */
+async function storedStaticData(): Promise<Record<string, unknown>> {
+	const [[text]] = await queryPostgres(
+		queue.state.postgres,
+		`SELECT COALESCE("staticData"::text, '{}') FROM workflow_entity WHERE id = '${workflowId}'`,
+	);
+	return JSON.parse(text) as Record<string, unknown>;
+}
+
 it('publishing registers one webhook; deliveries each run once, again and again', async () => {
 	await queue.n8n.activateWorkflow(workflowId);
 	await expectOneLiveRegistration();
 	await deliverAndCheck('first', 3);
+});
+
+it("the workers saved their static data over the workflow's, and it still holds the trigger's record", async () => {
+	const [registered] = await queue.sandbox.webhooksOf(formId);
+	const stored = await storedStaticData();
+	// A worker counts from nothing: each execution saved {counted: 1} over the whole object.
+	expect(stored.global).toEqual({ counted: 1 });
+	expect(stored[`node:${NODE_NAMES.trigger}`]).toEqual({
+		production: expect.objectContaining({ webhookId: registered.id, formId }),
+	});
 });
 
 it('after a main restart: still one live registration, and deliveries each run once', async () => {
@@ -137,20 +157,9 @@ it('after unpublishing, a submission starts nothing', async () => {
 	expect((await queue.n8n.listExecutions({ workflowId })).length).toBe(before);
 });
 
-it('unpublishing with the record lost: the main says, in its log, that nothing was removed at Fillout', async () => {
-	const log = readFileSync(queue.state.main.logFile, 'utf8');
-	expect(log).toContain(
-		`Fillout Trigger: workflow ${workflowId} has no record of its Fillout webhook in static data`,
-	);
-});
-
-/*
- * The issue asks that unpublishing remove the webhook at Fillout. Fillout removes one only
- * by its id and cannot list them; with the record lost and both the main and the webhook
- * processor restarted since, no process holds the id any more (the trigger's documented
- * limit, docs/trigger-static-data.md). `it.failing` passes while the webhook stays; once
- * the trigger removes it, this fails: then make it a plain `it`.
- */
-it.failing('unpublishing removed the registration at Fillout', async () => {
+it('unpublishing removed the registration at Fillout, and no process reported a lost record', async () => {
 	expect(await settledWebhooks(queue.sandbox, formId)).toEqual([]);
+	const log = readFileSync(queue.state.main.logFile, 'utf8');
+	expect(log).not.toContain('lost the record of its Fillout webhook');
+	expect(log).not.toContain(`workflow ${workflowId} has no record of its Fillout webhook`);
 });
