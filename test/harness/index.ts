@@ -70,3 +70,8 @@ export {
 	type WebhookCallResult,
 	type WebhookRequestInit,
 } from './webhooks';
+export {
+	runAsWorker,
+	type WorkerExecutionOptions,
+	type WorkerExecutionResult,
+} from './workerExecution';

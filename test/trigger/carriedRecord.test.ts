@@ -19,9 +19,16 @@ import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
 import type { WebhookRecord } from '../../nodes/Fillout/trigger/registration';
 import type { TriggerHarness } from '../harness';
 import { HarnessNodeTypes } from '../harness/nodeTypes';
-import { runAsWorker } from '../harness/workerExecution';
+import { runAsWorker } from '../harness';
 import { freshForm, type Harness } from '../sandbox/helpers';
-import { filloutTrigger, n8nLogger, NODE_NAME, slots, useTriggerSandbox, webhooksOf } from './helpers';
+import {
+	filloutTrigger,
+	n8nLogger,
+	NODE_NAME,
+	slots,
+	useTriggerSandbox,
+	webhooksOf,
+} from './helpers';
 
 const env = useTriggerSandbox();
 let h: Harness;
@@ -66,7 +73,13 @@ describe('the carrier, as data', () => {
 			items: [{ json: { a: 1 } }],
 			carried: carriedRecordOf(record),
 		});
-		for (const bad of [null, 'x', {}, { webhookId: 1, formId: 'f' }, { ...record, webhookId: '' }]) {
+		for (const bad of [
+			null,
+			'x',
+			{},
+			{ webhookId: 1, formId: 'f' },
+			{ ...record, webhookId: '' },
+		]) {
 			const items = [{ json: {}, [CARRIED_RECORD_KEY]: bad as IDataObject }, { json: {} }];
 			expect(takeCarriedRecord(items)).toEqual({ items: [{ json: {} }, { json: {} }] });
 		}
@@ -166,7 +179,10 @@ describe('a worker that saves static data saves the record with it', () => {
 		// A registration made before secrets were derived: its record holds a random one.
 		const legacy = { ...slots(trigger).production!, secret: 'L'.repeat(43) };
 		trigger.staticData = { [NODE_KEY]: { production: legacy } };
-		const old = await trigger.receive({ query: { secret: legacy.secret }, body: body(formId, 't2') });
+		const old = await trigger.receive({
+			query: { secret: legacy.secret },
+			body: body(formId, 't2'),
+		});
 		expect(old.items).toHaveLength(1);
 		expect(old.items[0][CARRIED_RECORD_KEY]).toBeUndefined();
 	});
