@@ -164,7 +164,7 @@ export class FilloutTrigger implements INodeType {
 			{},
 			files ? [FILES_KEY] : [],
 		);
-		const carried = await recordToCarry(this, slot, record);
+		const carried = recordToCarry(this.getMode(), slot, record);
 		const carrying = (items: INodeExecutionData[]) =>
 			carried === undefined ? items : withCarriedRecord(items, carried);
 		if (!files) return { workflowData: [carrying(this.helpers.returnJsonArray(item))] };

@@ -16,6 +16,7 @@ import {
 	withCarriedRecord,
 } from '../../nodes/Fillout/trigger/carriedRecord';
 import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
+import { secretFingerprint } from '../../nodes/Fillout/trigger/secret';
 import type { WebhookRecord } from '../../nodes/Fillout/trigger/registration';
 import type { TriggerHarness } from '../harness';
 import { HarnessNodeTypes } from '../harness/nodeTypes';
@@ -59,7 +60,11 @@ describe('the carrier, as data', () => {
 		const items: INodeExecutionData[] = [{ json: { a: 1 } }, { json: { b: 2 } }];
 		const carried = withCarriedRecord(items, carriedRecordOf(record));
 
-		expect(carried[0][CARRIED_RECORD_KEY]).toEqual({ ...record, secret: undefined });
+		expect(carried[0][CARRIED_RECORD_KEY]).toEqual({
+			...record,
+			secret: undefined,
+			secretFingerprint: secretFingerprint(record.secret),
+		});
 		expect(JSON.stringify(carried)).not.toContain(record.secret);
 		expect(carried[0].json).toEqual({ a: 1 });
 		expect(carried[1]).toBe(items[1]);
@@ -164,7 +169,7 @@ describe('a worker that saves static data saves the record with it', () => {
 		expect(run.saved).toEqual({ global: { count: 1 }, ...held });
 	});
 
-	it('test deliveries and records whose secret is not derived carry nothing', async () => {
+	it('test deliveries carry nothing; a record whose secret is not derived is not put back', async () => {
 		const formId = await freshForm(h.control);
 		const trigger = await publishedTrigger(formId);
 		await trigger.activate({ mode: 'manual', activation: 'manual' });
@@ -184,7 +189,9 @@ describe('a worker that saves static data saves the record with it', () => {
 			body: body(formId, 't2'),
 		});
 		expect(old.items).toHaveLength(1);
-		expect(old.items[0][CARRIED_RECORD_KEY]).toBeUndefined();
+		const run = await runAsWorker(trigger, old.items, { counts: true });
+		expect(run.saved?.global).toEqual({ count: 1 });
+		expect(slots(run.saved!).production).toBeUndefined();
 	});
 
 	it('the issue’s workflow: deliveries, worker overwrites, main and webhook-processor restarts, unpublish removes the webhook at Fillout', async () => {

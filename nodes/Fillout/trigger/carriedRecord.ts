@@ -2,11 +2,12 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
-	IWebhookFunctions,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import type { Slot, WebhookRecord } from './registration';
 import { readRecord } from './registration';
+import { secretFingerprint } from './secret';
 import { expectedSecret } from './secretMaterial';
 
 /**
@@ -17,8 +18,9 @@ import { expectedSecret } from './secretMaterial';
  * execution's workflow snapshot) and, when any node writes some, saves what it holds
  * over the workflow's whole static data. So `webhook()` puts its slot's record on the
  * first item, beside `json`, without the secret (the worker derives it again from the
- * credential). `execute()`, which n8n runs first in the execution, takes it off and, when
- * the slot is empty there, places it without marking static data changed: it is saved
+ * credential, and the carried fingerprint tells whether that is the record's).
+ * `execute()`, which n8n runs first in the execution, takes it off and, when the slot is
+ * empty there, places it without marking static data changed: it is saved
  * only when another node makes the worker save anyway, and the saved object then holds
  * what an execution in the main process would have saved. An execution that writes no
  * static data saves nothing, as before. See docs/trigger-static-data.md.
@@ -27,28 +29,27 @@ import { expectedSecret } from './secretMaterial';
 /** Where the record travels: a key of the item itself, never of its `json`. */
 export const CARRIED_RECORD_KEY = 'filloutTriggerRecord';
 
-/** The production record without its secret. */
-export type CarriedRecord = Omit<WebhookRecord, 'secret'>;
+/** The production record with its secret's fingerprint in place of the secret. */
+export type CarriedRecord = Omit<WebhookRecord, 'secret'> & { secretFingerprint: string };
 
 /** The record as it travels. */
 export function carriedRecordOf(record: WebhookRecord): CarriedRecord {
 	const carried: Partial<WebhookRecord> = { ...record };
 	delete carried.secret;
-	return carried as CarriedRecord;
+	return {
+		...(carried as Omit<WebhookRecord, 'secret'>),
+		secretFingerprint: secretFingerprint(record.secret),
+	};
 }
 
-/**
- * What a delivery to the production slot carries: its record, when the record's secret
- * is the one derived from the credential (the only kind the worker can restore).
- */
-export async function recordToCarry(
-	ctx: IWebhookFunctions,
+/** What a delivery carries: the production slot's record, outside manual runs. */
+export function recordToCarry(
+	mode: WorkflowExecuteMode,
 	slot: Slot,
 	record: WebhookRecord | undefined,
-): Promise<CarriedRecord | undefined> {
-	if (slot !== 'production' || record === undefined || ctx.getMode() === 'manual') return undefined;
-	const derived = await expectedSecret(ctx, slot, record.formId);
-	return derived === record.secret ? carriedRecordOf(record) : undefined;
+): CarriedRecord | undefined {
+	if (slot !== 'production' || record === undefined || mode === 'manual') return undefined;
+	return carriedRecordOf(record);
 }
 
 /** The items with the record on the first one (the items are not changed). */
@@ -75,11 +76,22 @@ export function takeCarriedRecord(items: INodeExecutionData[]): {
 	});
 	// readRecord checks the shape; the secret is not carried, so a stand-in passes it.
 	const valid = readRecord({ ...(carriedValue as object), secret: '' });
-	const carried =
-		valid !== undefined && typeof valid.formId === 'string' && typeof valid.url === 'string'
-			? carriedRecordOf(valid)
-			: undefined;
-	return { items: clean, carried };
+	const fingerprint = (carriedValue as { secretFingerprint?: unknown } | undefined)
+		?.secretFingerprint;
+	if (
+		valid === undefined ||
+		typeof valid.formId !== 'string' ||
+		typeof valid.url !== 'string' ||
+		typeof fingerprint !== 'string'
+	) {
+		return { items: clean };
+	}
+	const record: Partial<WebhookRecord> = { ...valid };
+	delete record.secret;
+	return {
+		items: clean,
+		carried: { ...(record as Omit<WebhookRecord, 'secret'>), secretFingerprint: fingerprint },
+	};
 }
 
 /**
@@ -97,9 +109,34 @@ export function placeUnnoticed(data: IDataObject, key: string, value: IDataObjec
 }
 
 /**
+ * Secrets this process derived, by fingerprint: a fingerprint names one secret, so the
+ * map is right whatever credential changes, and a worker reads the credential once per
+ * trigger rather than once per execution. Bounded; emptied when full.
+ */
+const derivedByFingerprint = new Map<string, string>();
+const KNOWN_SECRETS = 1_000;
+
+/** The carried record's secret, when it is the one derived from the credential. */
+async function secretOf(
+	ctx: IExecuteFunctions,
+	carried: CarriedRecord,
+): Promise<string | undefined> {
+	const known = derivedByFingerprint.get(carried.secretFingerprint);
+	if (known !== undefined) return known;
+	const derived = await expectedSecret(ctx, 'production', carried.formId);
+	if (derived === undefined || secretFingerprint(derived) !== carried.secretFingerprint) {
+		// A registration made before secrets were derived, or with an earlier key.
+		return undefined;
+	}
+	if (derivedByFingerprint.size >= KNOWN_SECRETS) derivedByFingerprint.clear();
+	derivedByFingerprint.set(carried.secretFingerprint, derived);
+	return derived;
+}
+
+/**
  * In the execution: puts the carried record in the production slot when the slot is
- * empty (a worker's fresh static data), with the secret derived from the credential.
- * A record whose secret is not derivable is not carried (webhook() checks).
+ * empty (a worker's fresh static data). Only a record whose secret this process can
+ * derive from the credential is put back.
  */
 export async function keepCarriedRecord(
 	ctx: IExecuteFunctions,
@@ -107,8 +144,15 @@ export async function keepCarriedRecord(
 ): Promise<boolean> {
 	const data = ctx.getWorkflowStaticData('node');
 	if (data.production !== undefined) return false;
-	const secret = await expectedSecret(ctx, 'production', carried.formId);
+	const secret = await secretOf(ctx, carried);
 	if (secret === undefined) return false;
-	placeUnnoticed(data, 'production', { ...carried, secret } as unknown as IDataObject);
+	const record: Partial<CarriedRecord> = { ...carried };
+	delete record.secretFingerprint;
+	placeUnnoticed(data, 'production', { ...record, secret } as unknown as IDataObject);
 	return true;
+}
+
+/** Forgets the derived secrets, as a restarted process (tests). */
+export function forgetDerivedSecrets(): void {
+	derivedByFingerprint.clear();
 }

@@ -57,6 +57,11 @@ function digest(text: string): Buffer {
 	return createHash('sha256').update(text, 'utf8').digest();
 }
 
+/** A fingerprint of a secret (SHA-256, base64url) that names it without revealing it. */
+export function secretFingerprint(secret: string): string {
+	return digest(secret).toString('base64url');
+}
+
 /**
  * Whether the presented secret is the expected one, in time that depends on neither
  * (both sides are hashed to 32 bytes first, so even their lengths do not show). Only
