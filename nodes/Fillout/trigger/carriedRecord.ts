@@ -67,31 +67,22 @@ export function takeCarriedRecord(items: INodeExecutionData[]): {
 	items: INodeExecutionData[];
 	carried?: CarriedRecord;
 } {
-	const carriedValue = items[0]?.[CARRIED_RECORD_KEY];
 	const clean = items.map((item) => {
 		if (!(CARRIED_RECORD_KEY in item)) return item;
 		const rest = { ...item };
 		delete rest[CARRIED_RECORD_KEY];
 		return rest;
 	});
-	// readRecord checks the shape; the secret is not carried, so a stand-in passes it.
-	const valid = readRecord({ ...(carriedValue as object), secret: '' });
-	const fingerprint = (carriedValue as { secretFingerprint?: unknown } | undefined)
-		?.secretFingerprint;
-	if (
-		valid === undefined ||
-		typeof valid.formId !== 'string' ||
-		typeof valid.url !== 'string' ||
-		typeof fingerprint !== 'string'
-	) {
-		return { items: clean };
-	}
-	const record: Partial<WebhookRecord> = { ...valid };
-	delete record.secret;
-	return {
-		items: clean,
-		carried: { ...(record as Omit<WebhookRecord, 'secret'>), secretFingerprint: fingerprint },
-	};
+	const value = items[0]?.[CARRIED_RECORD_KEY] as Partial<CarriedRecord> | undefined;
+	// readRecord checks id and API root; the secret is not carried, so a stand-in passes it.
+	const wellFormed =
+		typeof value === 'object' &&
+		value !== null &&
+		readRecord({ ...value, secret: '' }) !== undefined &&
+		typeof value.formId === 'string' &&
+		typeof value.url === 'string' &&
+		typeof value.secretFingerprint === 'string';
+	return wellFormed ? { items: clean, carried: { ...value } as CarriedRecord } : { items: clean };
 }
 
 /**
