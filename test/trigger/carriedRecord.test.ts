@@ -119,18 +119,24 @@ async function publishedTrigger(formId: string): Promise<TriggerHarness> {
 	return trigger;
 }
 
+/** A trigger published on a fresh form, and one delivery from its registration. */
+async function publishedAndDelivered(submissionId: string) {
+	const formId = await freshForm(h.control);
+	const trigger = await publishedTrigger(formId);
+	const production = slots(trigger).production!;
+	const delivery = await trigger.receive({
+		query: { secret: production.secret },
+		body: body(formId, submissionId),
+	});
+	return { trigger, production, delivery };
+}
+
 describe('a worker that saves static data saves the record with it', () => {
 	it('the delivery carries the record without its secret; the trigger outputs the submission alone', async () => {
-		const formId = await freshForm(h.control);
-		const trigger = await publishedTrigger(formId);
-		const { production } = slots(trigger);
-		const delivery = await trigger.receive({
-			query: { secret: production!.secret },
-			body: body(formId, 'c1'),
-		});
+		const { trigger, production, delivery } = await publishedAndDelivered('c1');
 
-		expect(delivery.items[0][CARRIED_RECORD_KEY]).toEqual(carriedRecordOf(production!));
-		expect(JSON.stringify(delivery.items)).not.toContain(production!.secret);
+		expect(delivery.items[0][CARRIED_RECORD_KEY]).toEqual(carriedRecordOf(production));
+		expect(JSON.stringify(delivery.items)).not.toContain(production.secret);
 		const run = await runAsWorker(trigger, delivery.items);
 		expect(run.triggerOutput.map((item) => Object.keys(item).sort())).toEqual([
 			['json', 'pairedItem'],
@@ -141,13 +147,7 @@ describe('a worker that saves static data saves the record with it', () => {
 	});
 
 	it('a node that counts in global static data: the saved object holds the count and the record, secret included', async () => {
-		const formId = await freshForm(h.control);
-		const trigger = await publishedTrigger(formId);
-		const { production } = slots(trigger);
-		const delivery = await trigger.receive({
-			query: { secret: production!.secret },
-			body: body(formId, 'c2'),
-		});
+		const { trigger, production, delivery } = await publishedAndDelivered('c2');
 
 		const run = await runAsWorker(trigger, delivery.items, { counts: true });
 
@@ -155,14 +155,8 @@ describe('a worker that saves static data saves the record with it', () => {
 	});
 
 	it('static data that already holds the slot (an execution in the main process) keeps what it holds', async () => {
-		const formId = await freshForm(h.control);
-		const trigger = await publishedTrigger(formId);
-		const { production } = slots(trigger);
-		const delivery = await trigger.receive({
-			query: { secret: production!.secret },
-			body: body(formId, 'c3'),
-		});
-		const held = { [NODE_KEY]: { production: { ...production!, formName: 'as loaded' } } };
+		const { trigger, production, delivery } = await publishedAndDelivered('c3');
+		const held = { [NODE_KEY]: { production: { ...production, formName: 'as loaded' } } };
 
 		const run = await runAsWorker(trigger, delivery.items, { counts: true, staticData: held });
 
