@@ -154,20 +154,19 @@ export class FilloutTrigger implements INodeType {
 
 		const simplify = this.getNodeParameter('simplify', true) as boolean;
 		const files = fileSettingsOf((name, fallback) => this.getNodeParameter(name, fallback));
+		// The form is the one the secret was issued for, whatever the body says.
 		const item = deliveryItem(
 			delivery.submission,
-			{
-				formId: delivery.formId ?? formId,
-				formName: delivery.formName ?? record?.formName ?? null,
-			},
+			{ formId, formName: delivery.formName ?? record?.formName ?? null },
 			simplify,
 			{},
 			files ? [FILES_KEY] : [],
 		);
-		const carried = recordToCarry(this.getMode(), slot, record);
+		const carried = await recordToCarry(this, slot, record);
 		const carrying = (items: INodeExecutionData[]) =>
 			carried === undefined ? items : withCarriedRecord(items, carried);
-		if (!files) return { workflowData: [carrying(this.helpers.returnJsonArray(item))] };
+		// Never returnJsonArray: it lifts the keys of an object holding `json` onto the item.
+		if (!files) return { workflowData: [carrying([{ json: item }])] };
 		// Fillout is answered before the downloads, which may take longer than it waits.
 		res.status(200).json({ message: 'Workflow was started' });
 		const items = await itemsWithFiles(this, [delivery.submission], [item], files, {

@@ -28,7 +28,8 @@ export const RESERVED_KEYS: readonly string[] = [
  * `taken` are already claimed. The result is stable for a given order of names.
  */
 export function uniqueKeys(names: readonly string[], taken: readonly string[] = []): string[] {
-	const used = new Set(taken);
+	// Setting `__proto__` on an object replaces its prototype instead of adding a key.
+	const used = new Set([...taken, '__proto__']);
 	return names.map((name) => {
 		let key = name;
 		for (let n = 2; used.has(key); n++) key = `${name} (${n})`;

@@ -161,7 +161,8 @@ export function deliveryItem(
 	reserved: readonly string[] = [],
 ): IDataObject {
 	const added = { formId: form.formId, formName: form.formName, ...extra };
-	if (!simplify) return { ...added, ...submission, ...extra };
+	// First for the order, last so that keys of the submission never replace them.
+	if (!simplify) return { ...added, ...submission, ...added };
 	const readable = readableSubmission(submission);
 	const taken = [...RESERVED_KEYS, ...FORM_KEYS, ...Object.keys(extra), ...reserved];
 	const keys = questionKeyMap(readable.questions ?? [], taken);

@@ -10,7 +10,7 @@ import { isFilloutCloud, unreachableReason } from './reachability';
 import type { Slot, WebhookRecord } from './registration';
 import { createdWebhookId, readRecord, registrationFits, slotFor } from './registration';
 import { forgetRecord, restoreLostRecords } from './memory';
-import { expectedSecret } from './secretMaterial';
+import { derivedKeys, expectedSecret, rememberKeys } from './secretMaterial';
 import { removeWebhook } from './removal';
 import { addressWithSecret, newSecret } from './secret';
 
@@ -115,8 +115,11 @@ async function formNameOf(ctx: IHookFunctions, formId: string): Promise<string |
 
 /** The derived secret for the slot, or a random one (kept only in static data) with a warning. */
 async function secretToRegister(ctx: IHookFunctions, slot: Slot, formId: string): Promise<string> {
-	const derived = await expectedSecret(ctx, slot, formId);
-	if (derived !== undefined) return derived;
+	const derived = await derivedKeys(ctx, slot, formId);
+	if (derived !== undefined) {
+		rememberKeys(ctx, slot, formId, derived);
+		return derived.secret;
+	}
 	ctx.logger.warn(
 		'Fillout Trigger: the credential has no stable secret (API key or OAuth2 client secret) to derive the webhook secret from; a random one is used, so deliveries can only be verified while the workflow keeps its static data.',
 		{ formId },

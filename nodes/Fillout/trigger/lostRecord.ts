@@ -6,7 +6,10 @@ import { rememberRecord, reportLostRecord, restoreLostRecords } from './memory';
 import type { Slot, WebhookRecord } from './registration';
 import { lostMarkOf, markLost, readRecord, slotFor } from './registration';
 import { SECRET_PARAMETER, secretsMatch } from './secret';
-import { expectedSecret } from './secretMaterial';
+import { expectedSecret, knownKeys } from './secretMaterial';
+
+/** The fingerprint under which a slot without a record keeps its derived keys. */
+const NO_RECORD = '';
 
 /**
  * What the trigger does when its record is missing from static data and no process copy
@@ -73,10 +76,11 @@ export type Admission =
 	| { ok: false };
 
 /**
- * Whether a delivery presents the secret of this trigger's registration: the one in the
- * record while there is one (registrations made before secrets were derived), or the
- * one derived from the credential, which needs no static data. A verified delivery
- * without a record marks the slot lost and logs it; the delivery is still accepted.
+ * Whether a delivery presents the secret of this trigger's registration, decided without
+ * reading the credential for a wrong one: while there is a record, only the record's
+ * secret counts (the registration it names presents it); without one, the secret
+ * derived from the credential, read once per process and kept (secretMaterial.ts). A
+ * verified delivery without a record marks the slot lost and logs it; it is accepted.
  */
 export async function admitDelivery(ctx: IWebhookFunctions): Promise<Admission> {
 	const data = ctx.getWorkflowStaticData('node');
@@ -86,13 +90,13 @@ export async function admitDelivery(ctx: IWebhookFunctions): Promise<Admission> 
 	const presented = (ctx.getQueryData() as IDataObject)[SECRET_PARAMETER];
 	if (record !== undefined) {
 		rememberRecord(ctx, slot, record);
-		if (secretsMatch(presented, record.secret))
-			return { ok: true, slot, formId: record.formId, record };
+		if (!secretsMatch(presented, record.secret)) return { ok: false };
+		return { ok: true, slot, formId: record.formId, record };
 	}
 	const formId = formIdForTrigger(ctx);
-	const expected = await expectedSecret(ctx, slot, formId);
+	const expected = (await knownKeys(ctx, slot, formId, NO_RECORD))?.secret;
 	if (!secretsMatch(presented, expected)) {
-		if (record === undefined && expected === undefined) {
+		if (expected === undefined) {
 			reportLostRecord(
 				ctx,
 				slot,
@@ -102,14 +106,12 @@ export async function admitDelivery(ctx: IWebhookFunctions): Promise<Admission> 
 		}
 		return { ok: false };
 	}
-	if (record === undefined) {
-		markLost(data, slot, 'delivery');
-		reportLostRecord(
-			ctx,
-			slot,
-			`Fillout Trigger: workflow ${ctx.getWorkflow().id ?? ''} lost the record of its Fillout webhook (form ${formId}) from its static data, probably because another node of the workflow saved static data over it (n8n's queue-mode workers do). Deliveries are still accepted: their secret is derived from the credential. ${PLEASE_DELETE}`,
-			{ formId },
-		);
-	}
-	return { ok: true, slot, formId, record };
+	markLost(data, slot, 'delivery');
+	reportLostRecord(
+		ctx,
+		slot,
+		`Fillout Trigger: workflow ${ctx.getWorkflow().id ?? ''} lost the record of its Fillout webhook (form ${formId}) from its static data, probably because another node of the workflow saved static data over it (n8n's queue-mode workers do). Deliveries are still accepted: their secret is derived from the credential. ${PLEASE_DELETE}`,
+		{ formId },
+	);
+	return { ok: true, slot, formId };
 }

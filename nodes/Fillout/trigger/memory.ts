@@ -3,6 +3,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import { RecentIds } from '../helpers/recentIds';
 import type { Slot, WebhookRecord } from './registration';
 import { readRecord } from './registration';
+import { forgetDerivedKeys } from './secretMaterial';
 
 /**
  * What one n8n process remembers of the trigger's registrations, beside static data.
@@ -94,4 +95,5 @@ export function forgetRememberedRecords(): void {
 export function forgetProcessMemory(): void {
 	forgetRememberedRecords();
 	recentSubmissions.clear();
+	forgetDerivedKeys();
 }

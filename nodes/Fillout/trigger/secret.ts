@@ -35,9 +35,27 @@ export interface SecretScope {
  * refused.
  */
 export function derivedSecret(material: string, scope: SecretScope): string {
+	return scopedHmac(material, 'trigger-secret/v1', scope);
+}
+
+/**
+ * The key that signs the record a delivery carries to the execution (carriedRecord.ts):
+ * derived like the secret but under another label, so knowing the webhook address (and
+ * its secret) does not give it.
+ */
+export function derivedRecordKey(material: string, scope: SecretScope): string {
+	return scopedHmac(material, 'carried-record-key/v1', scope);
+}
+
+/** An HMAC-SHA256 of `content` keyed with a derived record key, as base64url. */
+export function recordSignature(recordKey: string, content: string): string {
+	return createHmac('sha256', recordKey).update(content, 'utf8').digest('base64url');
+}
+
+function scopedHmac(material: string, label: string, scope: SecretScope): string {
 	// JSON keeps the fields apart whatever characters they hold.
 	const message = JSON.stringify([
-		'n8n-nodes-fillout-forms/trigger-secret/v1',
+		`n8n-nodes-fillout-forms/${label}`,
 		scope.workflowId,
 		scope.nodeId,
 		scope.slot,
