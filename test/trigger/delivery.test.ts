@@ -74,6 +74,46 @@ describe('parseDelivery', () => {
 		});
 	});
 
+	// n8n 2.41.1 and 1.123 (body-parser.js): text/plain arrives as a string, no
+	// Content-Type and other types leave the body unset, form fields arrive parsed; the
+	// raw bytes are always on the request.
+	it.each<[string, Parameters<typeof parseDelivery>[0]]>([
+		['text/plain, as n8n hands it', { body: JSON.stringify(wrapped), contentType: 'text/plain' }],
+		[
+			'text/plain with a charset and a byte-order mark',
+			{
+				body: `\uFEFF${JSON.stringify(wrapped)}`,
+				contentType: 'text/plain; charset=utf-8',
+				rawBody: Buffer.from(`\uFEFF${JSON.stringify(wrapped)}`),
+			},
+		],
+		['no Content-Type', { body: undefined, rawBody: Buffer.from(JSON.stringify(wrapped)) }],
+		[
+			'application/octet-stream',
+			{
+				body: undefined,
+				contentType: 'application/octet-stream',
+				rawBody: Buffer.from(JSON.stringify(wrapped)),
+			},
+		],
+		[
+			'form-encoded JSON, which n8n parsed into a field name',
+			{
+				body: { [JSON.stringify(wrapped)]: '' },
+				contentType: 'application/x-www-form-urlencoded',
+				rawBody: Buffer.from(JSON.stringify(wrapped)),
+			},
+		],
+	])('reads a JSON body whatever its Content-Type: %s', (_label, request) => {
+		expect(parseDelivery(request)).toEqual({
+			ok: true,
+			shape: 'wrapped',
+			submission,
+			formId: 'form-1',
+			formName: 'Feedback',
+		});
+	});
+
 	it('accepts a +json content type', () => {
 		expect(
 			parseDelivery({
@@ -91,17 +131,26 @@ describe('parseDelivery', () => {
 			/not valid JSON/,
 		],
 		[
-			'a text/plain delivery',
-			{ body: JSON.stringify(wrapped), contentType: 'text/plain' },
-			/Expected a JSON body/,
+			'a text/plain body that is not JSON',
+			{ body: 'submissionId=x', contentType: 'text/plain', rawBody: Buffer.from('submissionId=x') },
+			/^Expected a JSON body/,
 		],
 		[
-			'a form-encoded delivery',
+			'form fields n8n parsed, without the raw bytes',
 			{
-				body: { submissionId: 'x' },
+				body: { submissionId: 'x', questions: [] },
 				contentType: 'application/x-www-form-urlencoded',
 			},
-			/Expected a JSON body/,
+			/^Expected a JSON body/,
+		],
+		[
+			'an XML body n8n parsed',
+			{
+				body: { submission: { submissionId: 'x', questions: '' } },
+				contentType: 'application/xml',
+				rawBody: Buffer.from('<submission><submissionId>x</submissionId></submission>'),
+			},
+			/^Expected a JSON body/,
 		],
 		['an empty body', { body: {}, contentType: 'application/json' }, /empty/],
 		['no body at all', { body: undefined }, /empty/],

@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test-only: a node:http server stands in for n8n's webhook endpoint */
 /**
  * n8n's webhook endpoint for the trigger tests that receive real deliveries: a tiny
- * node:http server that hands each request (method, headers, query, parsed JSON body,
- * raw bytes) to the trigger's webhook() through the harness. As n8n's HTTP server, it
+ * node:http server that hands each request (method, headers, query, the body as n8n
+ * parses it, raw bytes) to the trigger's webhook() through the harness. As n8n's HTTP server, it
  * answers the caller as soon as the node ends its response (the trigger may go on
  * working, e.g. downloading files, after that), or with n8n's 200 once webhook()
  * returned without answering.
@@ -43,15 +43,28 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 	});
 }
 
-/** As n8n does: JSON bodies arrive parsed, the raw bytes stay on the request. */
+/**
+ * As n8n 2.41.1 and 1.123 do for a version-1 webhook node (n8n's body-parser.js
+ * `parseBody`): JSON arrives parsed (unparseable: 422 before the node runs), text/plain
+ * as a string, form fields parsed, any other or no Content-Type leaves the body unset;
+ * the raw bytes stay on the request either way.
+ */
 function parsedBody(req: IncomingMessage, raw: Buffer): { body: unknown } | undefined {
-	if (raw.length === 0 || !/^application\/json/.test(req.headers['content-type'] ?? ''))
-		return { body: {} };
-	try {
-		return { body: JSON.parse(raw.toString('utf8')) };
-	} catch {
-		return undefined;
+	const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	if (raw.length === 0) return { body: undefined };
+	const text = raw.toString('utf8');
+	if (type === 'application/json') {
+		try {
+			return { body: JSON.parse(text.replace(/^\uFEFF/, '')) };
+		} catch {
+			return undefined;
+		}
 	}
+	if (type === 'text/plain') return { body: text };
+	if (type === 'application/x-www-form-urlencoded') {
+		return { body: Object.fromEntries(new URLSearchParams(text)) };
+	}
+	return { body: undefined };
 }
 
 function stringHeaders(req: IncomingMessage): Record<string, string> {

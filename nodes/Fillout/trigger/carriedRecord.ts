@@ -152,14 +152,13 @@ function nodeFormId(ctx: IExecuteFunctions): string | undefined {
  * signature holds. Returns whether it was put.
  */
 export async function keepCarriedRecord(ctx: IExecuteFunctions, value: unknown): Promise<boolean> {
-	const data = ctx.getWorkflowStaticData('node');
 	const carried = readCarried(value);
 	const formId = nodeFormId(ctx);
-	if (data.production !== undefined || carried === undefined || carried.formId !== formId) {
-		return false;
-	}
+	if (carried === undefined || carried.formId !== formId) return false;
 	const keys = await knownKeys(ctx, 'production', formId, carried.secretFingerprint);
 	if (keys === undefined || !isAuthentic(ctx, carried, keys)) return false;
+	const data = ctx.getWorkflowStaticData('node');
+	if (data.production !== undefined) return false;
 	const record: WebhookRecord = {
 		webhookId: carried.webhookId,
 		formId: carried.formId,

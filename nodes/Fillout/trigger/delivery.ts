@@ -52,7 +52,8 @@ function textOf(value: unknown): string | undefined {
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 	try {
-		return { ok: true, value: JSON.parse(text) as unknown };
+		// n8n 2.x strips a byte-order mark before parsing JSON; 1.x and other types keep it.
+		return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown };
 	} catch {
 		return { ok: false };
 	}
@@ -68,27 +69,29 @@ function isSubmission(value: unknown): value is Submission {
 	);
 }
 
-/** The body as a JSON value: n8n's parsed object as it is, text and bytes parsed once. */
+/**
+ * The body as a JSON value, whatever the Content-Type says (Fillout does not document
+ * the one it sends): n8n's parsed object when n8n parsed JSON, otherwise the raw bytes,
+ * or the text n8n made of them, parsed once. What n8n parsed from another type (form
+ * fields, XML) is never taken for the delivery.
+ */
 function bodyValue(
 	request: DeliveryRequest,
 ): { ok: true; value: unknown } | { ok: false; reason: string } {
-	if (!isJsonContentType(request.contentType)) {
+	const { body } = request;
+	const emptyObject = isPlainObject(body) && Object.keys(body).length === 0;
+	const parsed = textOf(body) === undefined && body !== undefined && body !== null && !emptyObject;
+	if (parsed && isJsonContentType(request.contentType)) return { ok: true, value: body };
+	const text = textOf(request.rawBody) ?? textOf(body);
+	if (text === undefined && parsed) {
 		return {
 			ok: false,
-			reason: `Expected a JSON body (Content-Type: application/json), got "${String(request.contentType)}"`,
+			reason: `Expected a JSON body, but n8n read it as "${String(request.contentType)}" and kept no raw bytes`,
 		};
 	}
-	const { body } = request;
-	const bodyText = textOf(body);
-	const emptyObject = isPlainObject(body) && Object.keys(body).length === 0;
-	if (bodyText === undefined && body !== undefined && body !== null && !emptyObject) {
-		// Already parsed by n8n: never parse it again.
-		return { ok: true, value: body };
-	}
-	const text = bodyText ?? textOf(request.rawBody);
 	if (text === undefined || text.trim() === '') return { ok: false, reason: 'The body is empty' };
-	const parsed = parseJson(text);
-	return parsed.ok ? parsed : { ok: false, reason: 'The body is not valid JSON' };
+	const value = parseJson(text);
+	return value.ok ? value : { ok: false, reason: 'Expected a JSON body: the body is not valid JSON' };
 }
 
 /** Reads a delivery in either shape; anything else is refused with a reason. */
