@@ -5,18 +5,17 @@
  * execution runs in n8n-core's real engine as a worker runs it (runAsWorker), the
  * deliveries and hooks in n8n-core's real contexts, all against the sandbox.
  */
+import { createHash, createHmac } from 'node:crypto';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import {
 	CARRIED_RECORD_KEY,
-	carriedRecordOf,
 	placeUnnoticed,
 	takeCarriedRecord,
 	withCarriedRecord,
 } from '../../nodes/Fillout/trigger/carriedRecord';
 import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
-import { secretFingerprint } from '../../nodes/Fillout/trigger/secret';
 import type { WebhookRecord } from '../../nodes/Fillout/trigger/registration';
 import type { TriggerHarness } from '../harness';
 import { HarnessNodeTypes } from '../harness/nodeTypes';
@@ -38,6 +37,8 @@ beforeAll(() => ({ h, instanceUrl } = env));
 beforeEach(forgetProcessMemory);
 
 const NODE_KEY = `node:${NODE_NAME}`;
+/** The trigger node's id in the harness's workflows. */
+const NODE_ID = 'trigger-under-test';
 
 const record: WebhookRecord = {
 	webhookId: 41,
@@ -55,40 +56,77 @@ const body = (formId: string, submissionId: string) => ({
 	submission: { submissionId, questions: [] },
 });
 
-describe('the carrier, as data', () => {
-	it('leaves the secret behind and rides on the first item only, beside json', () => {
-		const items: INodeExecutionData[] = [{ json: { a: 1 } }, { json: { b: 2 } }];
-		const carried = withCarriedRecord(items, carriedRecordOf(record));
+const hmac = (key: string, text: string) =>
+	createHmac('sha256', key).update(text).digest('base64url');
 
-		expect(carried[0][CARRIED_RECORD_KEY]).toEqual({
-			...record,
-			secret: undefined,
-			secretFingerprint: secretFingerprint(record.secret),
-		});
-		expect(JSON.stringify(carried)).not.toContain(record.secret);
-		expect(carried[0].json).toEqual({ a: 1 });
-		expect(carried[1]).toBe(items[1]);
+/**
+ * The record a delivery must carry, computed here from the format that
+ * docs/trigger-static-data.md states, not by the code under test: the record without
+ * its secret, the secret's SHA-256, and an HMAC keyed by a key derived from the API key.
+ */
+function expectedCarried(production: WebhookRecord, workflowId: string, apiKey: string) {
+	const recordKey = hmac(
+		apiKey,
+		JSON.stringify([
+			'n8n-nodes-fillout-forms/carried-record-key/v1',
+			workflowId,
+			NODE_ID,
+			'production',
+			production.formId,
+		]),
+	);
+	const secretFingerprint = createHash('sha256').update(production.secret).digest('base64url');
+	const signature = hmac(
+		recordKey,
+		JSON.stringify([
+			'n8n-nodes-fillout-forms/carried-record/v1',
+			workflowId,
+			NODE_ID,
+			production.webhookId,
+			production.formId,
+			production.formName ?? null,
+			production.url,
+			production.apiRoot,
+			production.createdAt,
+			secretFingerprint,
+		]),
+	);
+	const { secret: _secret, ...rest } = production;
+	return { ...rest, secretFingerprint, signature };
+}
+
+describe('the carrier, as data', () => {
+	const carried = {
+		webhookId: 41,
+		formId: 'form-a',
+		url: record.url,
+		apiRoot: record.apiRoot,
+		createdAt: record.createdAt,
+		secretFingerprint: 'F'.repeat(43),
+		signature: 'G'.repeat(43),
+	};
+
+	it('rides on the first item only, beside json', () => {
+		const items: INodeExecutionData[] = [{ json: { a: 1 } }, { json: { b: 2 } }];
+		const sent = withCarriedRecord(items, carried);
+
+		expect(sent[0]).toEqual({ json: { a: 1 }, [CARRIED_RECORD_KEY]: carried });
+		expect(sent[1]).toBe(items[1]);
 		expect(items[0]).toEqual({ json: { a: 1 } });
-		expect(withCarriedRecord([], carriedRecordOf(record))).toEqual([]);
+		expect(withCarriedRecord([], carried)).toEqual([]);
 	});
 
-	it('is taken off every item; only a well-formed one counts', () => {
-		const carried = withCarriedRecord([{ json: { a: 1 } }], carriedRecordOf(record));
-		expect(takeCarriedRecord(carried)).toEqual({
-			items: [{ json: { a: 1 } }],
-			carried: carriedRecordOf(record),
+	it('is taken off every item, and handed over as it came', () => {
+		const items = [
+			{ json: { a: 1 }, [CARRIED_RECORD_KEY]: { ...carried } },
+			{ json: {}, [CARRIED_RECORD_KEY]: 'stray' as unknown as IDataObject },
+		];
+		expect(takeCarriedRecord(items)).toEqual({
+			items: [{ json: { a: 1 } }, { json: {} }],
+			carried,
 		});
-		for (const bad of [
-			null,
-			'x',
-			{},
-			{ webhookId: 1, formId: 'f' },
-			{ ...record, webhookId: '' },
-		]) {
-			const items = [{ json: {}, [CARRIED_RECORD_KEY]: bad as IDataObject }, { json: {} }];
-			expect(takeCarriedRecord(items)).toEqual({ items: [{ json: {} }, { json: {} }] });
-		}
 		const plain = [{ json: { x: 1 } }];
+		expect(takeCarriedRecord(plain)).toEqual({ items: plain });
 		expect(takeCarriedRecord(plain).items[0]).toBe(plain[0]);
 	});
 
@@ -135,7 +173,9 @@ describe('a worker that saves static data saves the record with it', () => {
 	it('the delivery carries the record without its secret; the trigger outputs the submission alone', async () => {
 		const { trigger, production, delivery } = await publishedAndDelivered('c1');
 
-		expect(delivery.items[0][CARRIED_RECORD_KEY]).toEqual(carriedRecordOf(production));
+		expect(delivery.items[0][CARRIED_RECORD_KEY]).toEqual(
+			expectedCarried(production, `workflow-${production.formId}`, h.sandbox.demo.apiKey),
+		);
 		expect(JSON.stringify(delivery.items)).not.toContain(production.secret);
 		const run = await runAsWorker(trigger, delivery.items);
 		expect(run.triggerOutput.map((item) => Object.keys(item).sort())).toEqual([
@@ -183,6 +223,7 @@ describe('a worker that saves static data saves the record with it', () => {
 			body: body(formId, 't2'),
 		});
 		expect(old.items).toHaveLength(1);
+		expect(old.items[0][CARRIED_RECORD_KEY]).toBeUndefined();
 		const run = await runAsWorker(trigger, old.items, { counts: true });
 		expect(run.saved?.global).toEqual({ count: 1 });
 		expect(slots(run.saved!).production).toBeUndefined();
@@ -218,5 +259,82 @@ describe('a worker that saves static data saves the record with it', () => {
 		expect(await webhooksOf(h, formId)).toEqual([]);
 		expect(slots(trigger).production).toBeUndefined();
 		expect(error.mock.calls.filter(([message]) => String(message).includes('lost'))).toEqual([]);
+	});
+});
+
+describe('only a record signed with the credential, for this node and its form, is put back', () => {
+	/** A genuine delivery's items, and a way to run them with the carried record changed. */
+	async function genuine(submissionId: string) {
+		const { trigger, production, delivery } = await publishedAndDelivered(submissionId);
+		const carried = delivery.items[0][CARRIED_RECORD_KEY] as IDataObject;
+		const runWith = async (changed: unknown, on: TriggerHarness = trigger) =>
+			await runAsWorker(
+				on,
+				[{ json: delivery.items[0].json, [CARRIED_RECORD_KEY]: changed as IDataObject }],
+				{
+					counts: true,
+				},
+			);
+		return { trigger, production, carried, runWith };
+	}
+
+	it('the genuine record is put back; a change to any one field makes it refused', async () => {
+		const { production, carried, runWith } = await genuine('f1');
+		expect((await runWith(carried)).saved).toEqual({
+			global: { count: 1 },
+			[NODE_KEY]: { production },
+		});
+		const changes: Record<string, unknown> = {
+			webhookId: 42_424,
+			formId: 'another-form',
+			formName: 'Another name',
+			url: 'https://attacker.example/webhook',
+			apiRoot: 'https://attacker.example/v1/api',
+			createdAt: '2020-01-01T00:00:00.000Z',
+			secretFingerprint: 'A'.repeat(43),
+			signature: 'A'.repeat(43),
+		};
+		for (const [field, value] of Object.entries(changes)) {
+			const run = await runWith({ ...carried, [field]: value });
+			expect({ field, saved: run.saved }).toEqual({ field, saved: { global: { count: 1 } } });
+		}
+		for (const malformed of [
+			null,
+			'x',
+			{},
+			{ ...carried, webhookId: '' },
+			{ ...carried, signature: 7 },
+		]) {
+			expect((await runWith(malformed)).saved).toEqual({ global: { count: 1 } });
+		}
+	});
+
+	it('another workflow’s trigger on the same form, with the same credential: its record is refused', async () => {
+		const { carried, production } = await genuine('f2');
+		const other = filloutTrigger(h, production.formId, instanceUrl, {
+			workflowId: 'another-workflow',
+		});
+
+		const run = await runAsWorker(other, [{ json: {}, [CARRIED_RECORD_KEY]: carried }], {
+			counts: true,
+		});
+
+		expect(run.saved).toEqual({ global: { count: 1 } });
+	});
+
+	it('the same node once set to another form: a record of that form is refused', async () => {
+		const { carried, trigger } = await genuine('f3');
+		const otherForm = await freshForm(h.control);
+		// The same workflow and node, now watching another form.
+		const moved = filloutTrigger(h, otherForm, instanceUrl, {
+			workflowId: `workflow-${String(carried.formId)}`,
+			staticData: trigger.staticData,
+		});
+
+		const run = await runAsWorker(moved, [{ json: {}, [CARRIED_RECORD_KEY]: carried }], {
+			counts: true,
+		});
+
+		expect(run.saved).toEqual({ global: { count: 1 } });
 	});
 });
