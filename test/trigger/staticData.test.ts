@@ -227,6 +227,22 @@ describe('a main restart (init) with the record lost', () => {
 		expect(await webhooksOf(h, formId)).toHaveLength(1);
 	});
 
+	it('a new leader in multi-main (leadershipChange) registers no second webhook either', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = await publishedTrigger(formId);
+		const [before] = await webhooksOf(h, formId);
+		loseRecord(trigger, 2);
+		jest.spyOn(n8nLogger(), 'error').mockImplementation(() => undefined);
+
+		const leader = filloutTrigger(h, formId, instanceUrl, { staticData: trigger.staticData });
+		expect(await leader.activate({ activation: 'leadershipChange' })).toEqual({ existed: true });
+
+		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([before.id]);
+		expect(lostMark(leader)).toEqual({
+			production: { detectedAt: expect.any(String), detectedBy: 'restart' },
+		});
+	});
+
 	it('a workflow that starts active with no static data at all (imported as active) gets its webhook', async () => {
 		const formId = await freshForm(h.control);
 		const imported = filloutTrigger(h, formId, instanceUrl);

@@ -12,7 +12,7 @@ import { createdWebhookId, readRecord, registrationFits, slotFor } from './regis
 import { forgetRecord, restoreLostRecords } from './memory';
 import { derivedKeys, expectedSecret, rememberKeys } from './secretMaterial';
 import { removeWebhook } from './removal';
-import { addressWithSecret, newSecret } from './secret';
+import { addressWithSecret, newSecret, secretsMatch } from './secret';
 
 /**
  * The trigger's webhook lifecycle on top of the shared transport. Fillout cannot list
@@ -56,7 +56,7 @@ export async function recordedFits(ctx: IHookFunctions, state: SlotState): Promi
 	};
 	if (!registrationFits(record, wanted)) return false;
 	const expected = await expectedSecret(ctx, slot, formId);
-	if (expected === undefined || record.secret === expected) return true;
+	if (expected === undefined || secretsMatch(record.secret, expected)) return true;
 	ctx.logger.info(
 		`Fillout Trigger: webhook ${record.webhookId} carries a secret not derived from the current credential (registered by an earlier version of this node, or the API key or client secret changed); it is replaced by one that can be verified without static data.`,
 		{ webhookId: record.webhookId, formId },
