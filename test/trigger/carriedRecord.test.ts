@@ -91,7 +91,8 @@ function expectedCarried(production: WebhookRecord, workflowId: string, apiKey: 
 			secretFingerprint,
 		]),
 	);
-	const { secret: _secret, ...rest } = production;
+	const rest: Partial<WebhookRecord> = { ...production };
+	delete rest.secret;
 	return { ...rest, secretFingerprint, signature };
 }
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test-only: reads the node sources (node:fs) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test-only: reads the node sources (node:fs) relative to __dirname */
 /**
  * Secrets are compared in constant time: no behaviour test can tell `===` from
  * `timingSafeEqual`, so this reads the node sources. `secretsMatch` must compare through

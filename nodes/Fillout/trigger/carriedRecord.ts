@@ -125,11 +125,7 @@ function readCarried(value: unknown): CarriedRecord | undefined {
 }
 
 /** Whether the carried record was signed for this node and names its form and derived secret. */
-function isAuthentic(
-	ctx: IExecuteFunctions,
-	carried: CarriedRecord,
-	keys: TriggerKeys,
-): boolean {
+function isAuthentic(ctx: IExecuteFunctions, carried: CarriedRecord, keys: TriggerKeys): boolean {
 	const { signature, ...unsigned } = carried;
 	const expected = recordSignature(keys.recordKey, signedContent(ctx, unsigned));
 	const signed = secretsMatch(signature, expected);

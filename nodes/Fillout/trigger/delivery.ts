@@ -91,7 +91,9 @@ function bodyValue(
 	}
 	if (text === undefined || text.trim() === '') return { ok: false, reason: 'The body is empty' };
 	const value = parseJson(text);
-	return value.ok ? value : { ok: false, reason: 'Expected a JSON body: the body is not valid JSON' };
+	return value.ok
+		? value
+		: { ok: false, reason: 'Expected a JSON body: the body is not valid JSON' };
 }
 
 /** Reads a delivery in either shape; anything else is refused with a reason. */
