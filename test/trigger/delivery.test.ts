@@ -227,6 +227,13 @@ describe('deliveryItem', () => {
 		expect(item.futureField).toEqual({ anything: true });
 	});
 
+	it('Simplify off: keys in the submission never replace the form id and name the trigger adds', () => {
+		const forged = { ...submission, formId: 'another-form', formName: 'Forged', status: 'x' };
+		const item = deliveryItem(forged, form, false, { status: 'finished' });
+		expect(item).toMatchObject({ formId: 'form-1', formName: 'Feedback', status: 'finished' });
+		expect(Object.keys(item).slice(0, 3)).toEqual(['formId', 'formName', 'status']);
+	});
+
 	it('never fails on junk inside a submission', () => {
 		const junk = {
 			submissionId: 'sub-2',

@@ -45,6 +45,26 @@ describe('uniqueKeys', () => {
 		]);
 		expect(uniqueKeys(['x', 'x'], ['x'])).toEqual(['x (2)', 'x (3)']);
 	});
+
+	it('never gives a question the key __proto__, which would replace the object’s prototype', () => {
+		expect(uniqueKeys(['__proto__', 'json', '__proto__'])).toEqual([
+			'__proto__ (2)',
+			'json',
+			'__proto__ (3)',
+		]);
+		const flat = simplifySubmission({
+			submissionId: 's',
+			questions: [
+				{ id: 'a', name: '__proto__', type: 'ShortAnswer', value: 'typed' },
+				{ id: 'b', name: 'Obj', type: 'ShortAnswer', value: 'x' },
+			],
+			urlParameters: [{ id: 'u', name: '__proto__', value: { polluted: true } }],
+		});
+		expect(Object.getPrototypeOf(flat)).toBe(Object.prototype);
+		expect(flat['__proto__ (2)']).toBe('typed');
+		expect(flat.urlParameters).toEqual({ '__proto__ (2)': { polluted: true } });
+		expect(Object.getPrototypeOf(flat.urlParameters)).toBe(Object.prototype);
+	});
 });
 
 describe('simplifySubmission', () => {
