@@ -60,11 +60,16 @@ const hmac = (key: string, text: string) =>
 	createHmac('sha256', key).update(text).digest('base64url');
 
 /**
- * The record a delivery must carry, computed here from the format that
- * docs/trigger-static-data.md states, not by the code under test: the record without
- * its secret, the secret's SHA-256, and an HMAC keyed by a key derived from the API key.
+ * A carried record signed as docs/trigger-static-data.md states, computed here and not
+ * by the code under test: an HMAC keyed by a key derived from the API key for the
+ * trigger (workflow, node, production slot, `keyFormId`).
  */
-function expectedCarried(production: WebhookRecord, workflowId: string, apiKey: string) {
+function signedWithCredential(
+	fields: Omit<WebhookRecord, 'secret'> & { secretFingerprint: string },
+	workflowId: string,
+	apiKey: string,
+	keyFormId = fields.formId,
+) {
 	const recordKey = hmac(
 		apiKey,
 		JSON.stringify([
@@ -72,28 +77,38 @@ function expectedCarried(production: WebhookRecord, workflowId: string, apiKey: 
 			workflowId,
 			NODE_ID,
 			'production',
-			production.formId,
+			keyFormId,
 		]),
 	);
-	const secretFingerprint = createHash('sha256').update(production.secret).digest('base64url');
 	const signature = hmac(
 		recordKey,
 		JSON.stringify([
 			'n8n-nodes-fillout-forms/carried-record/v1',
 			workflowId,
 			NODE_ID,
-			production.webhookId,
-			production.formId,
-			production.formName ?? null,
-			production.url,
-			production.apiRoot,
-			production.createdAt,
-			secretFingerprint,
+			fields.webhookId,
+			fields.formId,
+			fields.formName ?? null,
+			fields.url,
+			fields.apiRoot,
+			fields.createdAt,
+			fields.secretFingerprint,
 		]),
 	);
+	return { ...fields, signature };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+/** The record a delivery must carry: without its secret, with the secret's SHA-256. */
+function expectedCarried(production: WebhookRecord, workflowId: string, apiKey: string) {
 	const rest: Partial<WebhookRecord> = { ...production };
 	delete rest.secret;
-	return { ...rest, secretFingerprint, signature };
+	const fields = {
+		...(rest as Omit<WebhookRecord, 'secret'>),
+		secretFingerprint: sha256(production.secret),
+	};
+	return signedWithCredential(fields, workflowId, apiKey);
 }
 
 describe('the carrier, as data', () => {
@@ -337,5 +352,25 @@ describe('only a record signed with the credential, for this node and its form, 
 		});
 
 		expect(run.saved).toEqual({ global: { count: 1 } });
+	});
+
+	it('even signed with the credential’s key, a record naming another form or a secret that is not derived is refused', async () => {
+		const { trigger, production, carried, runWith } = await genuine('f4');
+		const workflowId = `workflow-${production.formId}`;
+		const apiKey = h.sandbox.demo.apiKey;
+		const fields = { ...(carried as unknown as Parameters<typeof signedWithCredential>[0]) };
+		// The test's own signature of the genuine fields is the delivery's.
+		expect(signedWithCredential(fields, workflowId, apiKey)).toEqual(carried);
+
+		const otherForm = { ...fields, formId: 'another-form' };
+		const keyedForThisForm = signedWithCredential(otherForm, workflowId, apiKey, production.formId);
+		const notDerived = signedWithCredential(
+			{ ...fields, secretFingerprint: sha256('L'.repeat(43)) },
+			workflowId,
+			apiKey,
+		);
+		for (const forged of [keyedForThisForm, notDerived]) {
+			expect((await runWith(forged, trigger)).saved).toEqual({ global: { count: 1 } });
+		}
 	});
 });

@@ -87,6 +87,10 @@ describe('parseDelivery', () => {
 				rawBody: Buffer.from(`\uFEFF${JSON.stringify(wrapped)}`),
 			},
 		],
+		[
+			'a string body with a byte-order mark and no raw bytes',
+			{ body: `\uFEFF${JSON.stringify(wrapped)}`, contentType: 'text/plain' },
+		],
 		['no Content-Type', { body: undefined, rawBody: Buffer.from(JSON.stringify(wrapped)) }],
 		[
 			'application/octet-stream',

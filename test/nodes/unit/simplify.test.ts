@@ -54,6 +54,7 @@ describe('uniqueKeys', () => {
 		]);
 		const flat = simplifySubmission({
 			submissionId: 's',
+			submissionTime: '2024-05-16T23:20:05.324Z',
 			questions: [
 				{ id: 'a', name: '__proto__', type: 'ShortAnswer', value: 'typed' },
 				{ id: 'b', name: 'Obj', type: 'ShortAnswer', value: 'x' },
