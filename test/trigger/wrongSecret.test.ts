@@ -83,3 +83,22 @@ it('with the record lost: one credential read per process for all of them, none 
 	expect(right.items).toHaveLength(1);
 	expect(reads).toHaveBeenCalledTimes(1);
 });
+
+it('a credential read that fails is not kept: the next delivery reads again', async () => {
+	const formId = await freshForm(h.control);
+	const trigger = await published(formId);
+	const { secret } = slots(trigger).production!;
+	trigger.staticData = {};
+	forgetProcessMemory();
+	jest.spyOn(n8nLogger(), 'error').mockImplementation(() => undefined);
+	const reads = countReads(trigger).mockRejectedValueOnce(new Error('database unavailable'));
+	const deliver = async (submissionId: string) =>
+		await trigger.receive({
+			query: { secret },
+			body: { formId, submission: { submissionId, questions: [] } },
+		});
+
+	await expect(deliver('r1')).rejects.toThrow('database unavailable');
+	expect((await deliver('r2')).items).toHaveLength(1);
+	expect(reads).toHaveBeenCalledTimes(2);
+});
