@@ -264,12 +264,8 @@ describe('the cursor', () => {
 		const trigger = pollingTrigger(sandbox(), formId, { startFrom: 'beginning' });
 		expect(idsOf((await trigger.activate()).items)).toHaveLength(5);
 		const warn = jest.spyOn(n8nLogger(), 'warn');
-		const live = trigger.liveStaticData!;
-		for (const key of Object.keys(live)) delete live[key];
 		// Another process saved over the static data: the live object loses the cursor too.
-		(
-			trigger as unknown as { live: { workflow: { staticData: object } } }
-		).live.workflow.staticData = {};
+		trigger.dropStoredStaticData();
 		const a = await submit(sandbox(), formId);
 		expect(idsOf((await trigger.poll()).items)).toEqual([a]);
 		expect(warn).toHaveBeenCalledWith(expect.stringMatching(/copy in memory/), expect.anything());
