@@ -144,18 +144,21 @@ describe('Start From', () => {
 		const tied = await burst(sandbox(), formId, 300, secondsAgo(1800));
 		await formWithMore(formId, 300);
 		await control(sandbox(), 'POST', '/faults', { latencyMs: 120 });
-		// Pages stop 0.6 × 400 ms into a poll: a poll reads two or three of the 10 pages.
+		// Pages stop 0.6 × 1 s into a poll: a poll reads four or five of the 10 pages, and n8n
+		// abandons one still running at 2 s. Each poll first re-reads the late window (one
+		// minute: 60 here, or the 300 at one instant), and polls in a row share 5 requests/s.
 		const trigger = pollingTrigger(
 			sandbox(),
 			formId,
-			{ startFrom: 'beginning' },
-			{ pollBudgetMs: 400 },
+			{ startFrom: 'beginning', options: { lateWindowMinutes: 1 } },
+			{ pollBudgetMs: 1000 },
 		);
 		const perPoll: number[] = [];
 		const emitted: Array<{ id: string; ms: number }> = [];
 		let polled = await trigger.activate();
 		while (emitted.length < 1500 && perPoll.length < 30) {
 			expect(polled.error).toBeUndefined();
+			expect(polled.abandoned).toBeUndefined();
 			for (const item of polled.items ?? []) {
 				emitted.push({
 					id: item.json.submissionId as string,
@@ -176,8 +179,10 @@ describe('Start From', () => {
 		const formId = (await newForm(sandbox())).id as string;
 		await formWithMore(formId, 400);
 		await control(sandbox(), 'POST', '/faults', { latencyMs: 120 });
-		const trigger = pollingTrigger(sandbox(), formId, {}, { pollBudgetMs: 100 });
+		const trigger = pollingTrigger(sandbox(), formId, {}, { pollBudgetMs: 300 });
 		expect((await trigger.activate()).items).toBeNull();
+		// The next poll re-reads those 400 (three pages): at this latency n8n would abandon it.
+		await control(sandbox(), 'DELETE', '/faults');
 		const made = await submit(sandbox(), formId);
 		expect(idsOf((await trigger.poll()).items)).toEqual([made]);
 	});

@@ -18,13 +18,20 @@ import {
 	type Json,
 } from '../nodes/integration/support';
 
+const triggers: PollHarness[] = [];
+
+// A poll n8n abandoned runs on: let it end within its test.
+afterEach(async () => {
+	for (const trigger of triggers.splice(0)) await trigger.settle();
+});
+
 export function pollingTrigger(
 	sandbox: RunningSandbox,
 	formId: string,
 	parameters: INodeParameters = {},
 	options: { pollBudgetMs?: number; timezone?: string; staticData?: IDataObject } = {},
 ): PollHarness {
-	return createPollHarness({
+	const trigger = createPollHarness({
 		nodeType: FilloutPollingTrigger,
 		credentials: apiKeyCredentials(sandbox),
 		timezone: options.timezone ?? 'UTC',
@@ -32,6 +39,8 @@ export function pollingTrigger(
 		parameters: { form: formById(formId), ...parameters },
 		pollBudgetMs: options.pollBudgetMs,
 	});
+	triggers.push(trigger);
+	return trigger;
 }
 
 /** A respondent submits now (or at `submissionTime`); `hidden` keeps it out of the list. */

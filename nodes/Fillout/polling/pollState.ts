@@ -13,6 +13,11 @@
  * A submission listed later than that behind its own time is the one case not caught,
  * which is why the overlap is an option. `seen` is bounded: past `MAX_SEEN` the window
  * closes in from below, never dropping an id whose time stays inside it.
+ *
+ * A poll handles only submissions dated at or before its present (Fillout's clock, see
+ * `servicePresentMs`): one dated later is left for the poll whose present reaches it. So
+ * the newest time handled, and with it the window, never passes the present, and one
+ * future-dated submission cannot hide those made before its date.
  */
 import type { Submission } from '../helpers/interfaces';
 
@@ -54,6 +59,16 @@ export function readPollState(value: unknown, formId: string): PollState | undef
 	return state as PollState;
 }
 
+/**
+ * The poll's present: n8n's clock, kept within the second named by the earliest `date`
+ * header of Fillout's answers in this poll (the header has whole seconds). Fillout stamps
+ * submissions with its own clock, so n8n's may be off by any amount without losing any.
+ */
+export function servicePresentMs(dateHeaderMs: number | undefined, n8nNowMs: number): number {
+	if (dateHeaderMs === undefined || !Number.isFinite(dateHeaderMs)) return n8nNowMs;
+	return Math.min(Math.max(n8nNowMs, dateHeaderMs), dateHeaderMs + 999);
+}
+
 /** A submission's time in ms; one that cannot be read counts as `fallbackMs` (the poll's). */
 export function submissionMs(submission: Submission, fallbackMs: number): number {
 	const ms =
@@ -82,26 +97,34 @@ export function windowQueryStart(state: PollState): string | undefined {
 export interface FinishedResult {
 	/** To emit, in submission order. */
 	fresh: Submission[];
+	/** Dated after the poll's present: not handled yet. */
+	heldBack: Submission[];
 	state: PollState;
 }
 
 /**
  * What a listing of the window brings: the submissions not handled yet, and the state
- * after emitting them. `nowMs` only stands in for times that cannot be read.
+ * after emitting them. Those dated after `presentMs` are left for a later poll
+ * (`heldBack`); `presentMs` also stands in for times that cannot be read.
  */
 export function takeFinished(
 	state: PollState,
 	listed: readonly Submission[],
 	overlapMs: number,
-	nowMs: number,
+	presentMs: number,
 ): FinishedResult {
 	const seen = { ...state.seen };
 	const fresh: Array<Keyed & { submission: Submission }> = [];
+	const heldBack: Submission[] = [];
 	for (const submission of listed) {
 		const id = submission?.submissionId;
 		if (typeof id !== 'string' || id in seen) continue;
-		const ms = submissionMs(submission, nowMs);
+		const ms = submissionMs(submission, presentMs);
 		if (ms < state.windowStartMs) continue;
+		if (ms > presentMs) {
+			heldBack.push(submission);
+			continue;
+		}
 		seen[id] = ms;
 		fresh.push({ ms, id, submission });
 	}
@@ -110,6 +133,7 @@ export function takeFinished(
 	const window = narrowWindow(seen, Math.max(state.windowStartMs, newestMs - overlapMs));
 	return {
 		fresh: fresh.map((entry) => entry.submission),
+		heldBack,
 		state: { ...state, newestMs, windowStartMs: window.startMs, seen: window.seen },
 	};
 }
@@ -139,8 +163,16 @@ export interface InProgressResult {
 }
 
 /**
- * In-progress submissions not emitted yet (or updated since, in 'onUpdate' mode). The
- * listing is complete, so ids no longer in it (finished or deleted) are forgotten.
+ * In-progress submissions watched: the newest this many, one list request. Older ones
+ * (abandoned forms pile up) are not listed, so neither their number nor their age costs
+ * requests or cursor space.
+ */
+export const WATCHED_IN_PROGRESS = 150;
+
+/**
+ * In-progress submissions not emitted yet (or updated since, in 'onUpdate' mode), from a
+ * listing of the newest `WATCHED_IN_PROGRESS`. Ids not in it (finished, deleted, or
+ * pushed out by newer ones) are forgotten, so `handled` holds at most that many.
  */
 export function takeInProgress(
 	handled: Record<string, string>,
