@@ -178,8 +178,9 @@ describe('Start From', () => {
 	it("Now, with more in the late window than fits in n8n's poll budget: nothing from before the publish is emitted", async () => {
 		const formId = (await newForm(sandbox())).id as string;
 		await formWithMore(formId, 400);
-		await control(sandbox(), 'POST', '/faults', { latencyMs: 120 });
-		const trigger = pollingTrigger(sandbox(), formId, {}, { pollBudgetMs: 300 });
+		// The form and three pages take 1.2 s, past 0.6 × 1 s.
+		await control(sandbox(), 'POST', '/faults', { latencyMs: 300 });
+		const trigger = pollingTrigger(sandbox(), formId, {}, { pollBudgetMs: 1000 });
 		expect((await trigger.activate()).items).toBeNull();
 		// The next poll re-reads those 400 (three pages): at this latency n8n would abandon it.
 		await control(sandbox(), 'DELETE', '/faults');

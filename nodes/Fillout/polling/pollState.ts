@@ -60,13 +60,15 @@ export function readPollState(value: unknown, formId: string): PollState | undef
 }
 
 /**
- * The poll's present: n8n's clock, kept within the second named by the earliest `date`
- * header of Fillout's answers in this poll (the header has whole seconds). Fillout stamps
- * submissions with its own clock, so n8n's may be off by any amount without losing any.
+ * The poll's present. Fillout stamps submissions with its own clock, and tells it in the
+ * `date` header of its answers (whole seconds): n8n's clock counts when it is within the
+ * second the earliest header of the poll names, that second's start when it is not (n8n's
+ * clock is off), and alone when there is no header.
  */
 export function servicePresentMs(dateHeaderMs: number | undefined, n8nNowMs: number): number {
 	if (dateHeaderMs === undefined || !Number.isFinite(dateHeaderMs)) return n8nNowMs;
-	return Math.min(Math.max(n8nNowMs, dateHeaderMs), dateHeaderMs + 999);
+	const agrees = n8nNowMs >= dateHeaderMs && n8nNowMs < dateHeaderMs + 1000;
+	return agrees ? n8nNowMs : dateHeaderMs;
 }
 
 /** A submission's time in ms; one that cannot be read counts as `fallbackMs` (the poll's). */
