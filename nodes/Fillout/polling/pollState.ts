@@ -37,6 +37,11 @@ export interface PollState {
 	seen: Record<string, number>;
 	/** In-progress submissions handled: id → the `lastUpdatedAt` emitted (or '' when none). */
 	inProgress?: Record<string, string>;
+	/**
+	 * In-progress submissions dated before this are no longer watched: newer ones pushed
+	 * them out of the newest `WATCHED_IN_PROGRESS` (0 or missing: all listed are watched).
+	 */
+	inProgressSinceMs?: number;
 }
 
 function isRecordOf(value: unknown, type: 'number' | 'string'): boolean {
@@ -56,6 +61,8 @@ export function readPollState(value: unknown, formId: string): PollState | undef
 	if (!Number.isFinite(state.windowStartMs) || !Number.isFinite(state.newestMs)) return undefined;
 	if (!isRecordOf(state.seen, 'number')) return undefined;
 	if (state.inProgress !== undefined && !isRecordOf(state.inProgress, 'string')) return undefined;
+	const since = state.inProgressSinceMs;
+	if (since !== undefined && !Number.isFinite(since)) return undefined;
 	return state as PollState;
 }
 
@@ -159,11 +166,6 @@ export function narrowWindow(
 /** How in-progress submissions are emitted: each once, or again when `lastUpdatedAt` moves. */
 export type InProgressMode = 'ignore' | 'once' | 'onUpdate';
 
-export interface InProgressResult {
-	fresh: Submission[];
-	handled: Record<string, string>;
-}
-
 /**
  * In-progress submissions watched: the newest this many, one list request. Older ones
  * (abandoned forms pile up) are not listed, so neither their number nor their age costs
@@ -171,31 +173,43 @@ export interface InProgressResult {
  */
 export const WATCHED_IN_PROGRESS = 150;
 
+export interface InProgressResult {
+	fresh: Submission[];
+	handled: Record<string, string>;
+	sinceMs: number;
+}
+
 /**
  * In-progress submissions not emitted yet (or updated since, in 'onUpdate' mode), from a
- * listing of the newest `WATCHED_IN_PROGRESS`. Ids not in it (finished, deleted, or
- * pushed out by newer ones) are forgotten, so `handled` holds at most that many.
+ * listing of the newest `WATCHED_IN_PROGRESS`. When the listing is full, those dated before
+ * its oldest are no longer watched (`sinceMs` only moves up): one that comes back into the
+ * listing because newer ones finished is not emitted again, nor a stale one from before.
+ * Ids not in the listing (finished, deleted, pushed out) are forgotten, so `handled` holds
+ * at most `WATCHED_IN_PROGRESS`.
  */
 export function takeInProgress(
 	handled: Record<string, string>,
 	listed: readonly Submission[],
 	mode: Exclude<InProgressMode, 'ignore'>,
-	nowMs: number,
+	presentMs: number,
+	sinceMs = 0,
 ): InProgressResult {
+	const times = listed.map((submission) => submissionMs(submission, presentMs));
+	if (listed.length >= WATCHED_IN_PROGRESS) sinceMs = Math.max(sinceMs, Math.min(...times));
 	const next: Record<string, string> = {};
 	const fresh: Array<Keyed & { submission: Submission }> = [];
-	for (const submission of listed) {
+	listed.forEach((submission, i) => {
 		const id = submission?.submissionId;
-		if (typeof id !== 'string' || id in next) continue;
+		if (typeof id !== 'string' || id in next || times[i] < sinceMs) return;
 		const updated = typeof submission.lastUpdatedAt === 'string' ? submission.lastUpdatedAt : '';
 		next[id] = updated;
 		const before = handled[id];
 		if (before === undefined || (mode === 'onUpdate' && before !== updated)) {
-			fresh.push({ ms: submissionMs(submission, nowMs), id, submission });
+			fresh.push({ ms: times[i], id, submission });
 		}
-	}
+	});
 	fresh.sort(bySubmissionOrder);
-	return { fresh: fresh.map((entry) => entry.submission), handled: next };
+	return { fresh: fresh.map((entry) => entry.submission), handled: next, sinceMs };
 }
 
 /** A fresh state from a listing of everything at or after the start. */

@@ -53,6 +53,7 @@ export function takePoll(
 	const done = takeFinished(start.state, finished, settings.overlapMs, presentMs);
 	const next: PollState = { ...done.state };
 	delete next.inProgress;
+	delete next.inProgressSinceMs;
 	let started: Submission[] = [];
 	if (inProgress !== undefined && settings.inProgress !== 'ignore') {
 		const taken = takeInProgress(
@@ -60,8 +61,10 @@ export function takePoll(
 			inProgress,
 			settings.inProgress,
 			presentMs,
+			start.state.inProgressSinceMs,
 		);
 		next.inProgress = taken.handled;
+		if (taken.sinceMs > 0) next.inProgressSinceMs = taken.sinceMs;
 		const watched =
 			start.kind === 'backfill' || (start.kind === 'resume' && start.state.inProgress);
 		if (watched) {
