@@ -47,6 +47,8 @@ const HOUR_MS = 3_600_000;
 interface Row {
 	id: string;
 	ms: number;
+	/** As the list shows it (built once). */
+	submission?: Submission;
 	/** When it shows up in the list. */
 	visibleMs: number;
 	deletedMs?: number;
@@ -59,6 +61,8 @@ interface Partial {
 	endMs?: number;
 	/** Saves of progress: `lastUpdatedAt` moves. */
 	updates: number[];
+	/** As the list shows it, per `lastUpdatedAt` (built once). */
+	shown?: Map<number, Submission>;
 }
 
 interface Case {
@@ -145,6 +149,8 @@ function caseOf(seed: number): Case {
 	let skewMs = skews[int(skews.length)];
 	// n8n's clock ahead with no `date` header from Fillout: the case the trigger cannot see.
 	if (!dateHeader && skewMs > 0) skewMs = 0;
+	rows.sort(byTime);
+	partials.sort((a, b) => -byTime(a, b));
 	return {
 		seed,
 		overlapMs,
@@ -178,11 +184,10 @@ const isListed = (r: Row, atMs: number) =>
 function listed(c: Case, state: PollState, atMs: number): Submission[] {
 	const after = windowQueryStart(state);
 	const afterMs = after === undefined ? -Infinity : Date.parse(after);
+	// c.rows is in (ms, id) order.
 	return c.rows
-		.filter((r) => isListed(r, atMs))
-		.filter((r) => (c.inclusive ? r.ms >= afterMs : r.ms > afterMs))
-		.sort(byTime)
-		.map((r) => asSubmission(r.id, r.ms));
+		.filter((r) => isListed(r, atMs) && (c.inclusive ? r.ms >= afterMs : r.ms > afterMs))
+		.map((r) => (r.submission ??= asSubmission(r.id, r.ms)));
 }
 
 const inProgressAt = (p: Partial, atMs: number) =>
@@ -193,11 +198,17 @@ const lastUpdateOf = (p: Partial, atMs: number) =>
 
 /** The newest in-progress submissions, as the trigger asks for them. */
 function listedInProgress(c: Case, atMs: number): Submission[] {
-	return c.partials
-		.filter((p) => inProgressAt(p, atMs))
-		.sort((a, b) => -byTime(a, b))
-		.slice(0, WATCHED_IN_PROGRESS)
-		.map((p) => asSubmission(p.id, p.ms, lastUpdateOf(p, atMs)));
+	// c.partials is newest first.
+	const page: Submission[] = [];
+	for (const p of c.partials) {
+		if (page.length === WATCHED_IN_PROGRESS) break;
+		if (!inProgressAt(p, atMs)) continue;
+		const updated = lastUpdateOf(p, atMs);
+		const shown = (p.shown ??= new Map()).get(updated) ?? asSubmission(p.id, p.ms, updated);
+		p.shown.set(updated, shown);
+		page.push(shown);
+	}
+	return page;
 }
 
 /** A poll out of n8n's budget reads only the first pages: a random prefix of the listing. */
@@ -320,11 +331,10 @@ function run(c: Case): void {
 			if (Object.keys(state.inProgress ?? {}).length > WATCHED_IN_PROGRESS)
 				fail(c, 'more in-progress ids remembered than watched');
 		}
-		const overCap = Object.values(state.seen).filter(
-			(ms) => ms > Math.min(...Object.values(state.seen)),
-		);
-		if (overCap.length >= Math.max(c.maxSeen, 1))
-			fail(c, `seen holds ${overCap.length} past its cap`);
+		const times = Object.values(state.seen);
+		const cutInstant = Math.min(...times);
+		const overCap = times.filter((ms) => ms > cutInstant).length;
+		if (overCap >= Math.max(c.maxSeen, 1)) fail(c, `seen holds ${overCap} past its cap`);
 		start = { kind: 'resume', state };
 		return taken.emitted.length;
 	};
@@ -383,6 +393,26 @@ describe('takeInProgress', () => {
 		const second = takeInProgress(first.handled, [sub('a', '2'), sub('c')], 'once', 0);
 		expect(second.fresh.map((s) => s.submissionId)).toEqual(['c']);
 		expect(second.handled).toEqual({ a: '2', c: '' });
+	});
+
+	it('a full listing stops watching what is older than its oldest: one coming back is not emitted again', () => {
+		const at = (id: string, ms: number) =>
+			({ submissionId: id, submissionTime: new Date(ms).toISOString() }) as unknown as Submission;
+		const page = (from: number) =>
+			Array.from({ length: WATCHED_IN_PROGRESS }, (_, i) => at(`n${from + i}`, from + i)).reverse();
+		const first = takeInProgress({}, [...page(1000), at('old', 5)].slice(0, 150), 'once', 0);
+		expect(first.sinceMs).toBe(1000);
+		// 'old' is older than the oldest of a full page: not watched, even when listed.
+		const second = takeInProgress(
+			first.handled,
+			[...page(1000).slice(0, 100), at('old', 5)],
+			'once',
+			0,
+			first.sinceMs,
+		);
+		expect(second.fresh).toEqual([]);
+		expect(second.handled).not.toHaveProperty('old');
+		expect(Object.keys(second.handled)).toHaveLength(100);
 	});
 
 	it('Emit on Every Update: again when lastUpdatedAt changes', () => {
