@@ -5,6 +5,7 @@
  * Fillout's, thousands of abandoned in-progress submissions, polls cut short or abandoned
  * by n8n's budget, and the workflow's time zone.
  */
+import { fileOrigin, newFileForm } from '../nodes/integration/filesSupport';
 import { n8nLogger } from '../trigger/helpers';
 import { control, newForm, useSandbox } from '../nodes/integration/support';
 import { countingRequests, idsOf, pollingTrigger, secondsAgo, submit } from './support';
@@ -155,6 +156,42 @@ describe('in-progress submissions', () => {
 		await control(sandbox(), 'DELETE', '/faults');
 		const started = await submit(sandbox(), formId, { status: 'in_progress' });
 		expect(idsOf((await trigger.poll()).items)).toEqual([started]);
+	});
+
+	it('with Download Files past the budget: in-progress submissions left for the next poll come then, each once', async () => {
+		const formId = await newFileForm(sandbox());
+		const files = fileOrigin(sandbox());
+		const trigger = pollingTrigger(
+			sandbox(),
+			formId,
+			{ inProgress: 'once', downloadFiles: true },
+			{ pollBudgetMs: 1000 },
+		);
+		await trigger.activate();
+		const respond = async (n: number, status: 'finished' | 'in_progress') => {
+			const url = `${files}/files/slow-ip${n}/cv.pdf?delayMs=700`;
+			const answer = await control(sandbox(), 'POST', `/forms/${formId}/respond`, {
+				status,
+				fillUnanswered: false,
+				answers: { Résumé: [{ url, filename: 'cv.pdf' }] },
+			});
+			return answer.submission.submissionId as string;
+		};
+		// Downloads (4 at a time) stop starting at 600 ms: the partials' wait for the next poll
+		// (or, should a late file become a files[] error, come at once: each once either way).
+		const finished: string[] = [];
+		for (let n = 1; n <= 4; n++) finished.push(await respond(n, 'finished'));
+		const partials = [await respond(5, 'in_progress'), await respond(6, 'in_progress')];
+		const emitted: Record<string, string[]> = { finished: [], in_progress: [] };
+		for (let n = 0; n < 5; n++) {
+			const polled = await trigger.poll();
+			expect(polled.abandoned).toBeUndefined();
+			for (const item of polled.items ?? []) {
+				emitted[item.json.status as string].push(item.json.submissionId as string);
+			}
+		}
+		expect(emitted.finished.sort()).toEqual(finished.sort());
+		expect(emitted.in_progress.sort()).toEqual(partials.sort());
 	});
 
 	it('switched from Ignore to Emit Once on a running trigger: only partials started from then on', async () => {
