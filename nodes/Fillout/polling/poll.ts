@@ -19,6 +19,7 @@ import {
 	readPollState,
 	servicePresentMs,
 	startState,
+	submissionMs,
 	takeFinished,
 	windowQueryStart,
 	type PollState,
@@ -111,10 +112,12 @@ function endedInBudget(ctx: IPollFunctions, startedMs: number): boolean {
 /** Once per trigger and process: submissions dated later than Fillout's present. */
 function warnOfFutureDates(ctx: IPollFunctions, heldBack: Submission[], presentMs: number) {
 	// Ignore a second's difference: a clock may be that far off without harm.
-	const future = heldBack.filter((s) => Date.parse(s.submissionTime) > presentMs + 1000);
+	const future = heldBack.filter((s) => submissionMs(s, presentMs) > presentMs + 1000);
 	if (future.length === 0 || !firstWarning(ctx, 'futureDated')) return;
+	// Submission fields are the respondent's: quoted, and the time as parsed.
+	const first = `${JSON.stringify(future[0].submissionId)} at ${new Date(submissionMs(future[0], presentMs)).toISOString()}`;
 	ctx.logger.warn(
-		`Fillout Polling Trigger "${ctx.getNode().name}": ${future.length} submission(s) are dated later than Fillout's present (the first: ${future[0].submissionId} at ${future[0].submissionTime}); each is emitted when its time comes. Imports with local times marked as UTC, or a wrong clock, do this.`,
+		`Fillout Polling Trigger "${ctx.getNode().name}": ${future.length} submission(s) are dated later than Fillout's present (the first: ${first}); each is emitted when its time comes. Imports with local times marked as UTC, or a wrong clock, do this.`,
 		{ workflowId: ctx.getWorkflow().id, formId: formIdForTrigger(ctx) },
 	);
 }
