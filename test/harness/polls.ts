@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: n8n's poll timeout needs a timer */
 /**
  * Drives a polling trigger node the way n8n does (n8n 2.41.1: the active-workflow
  * manager, n8n-core's poll-trigger executor), through n8n-core's real `PollContext`.
@@ -11,6 +12,12 @@
  *   and never in manual mode ("Fetch Test Event").
  * `restart()` drops the live workflow, as a restart of n8n does; the next `activate()`
  * (activation mode 'init') starts from `saved`.
+ *
+ * With `pollBudgetMs` a scheduled poll runs as n8n 2.41's durable scheduler runs it
+ * (n8n's `PollTriggerTaskHandler`): on a copy of the node's static data, kept only when
+ * the poll ends in time; one still running at n8n's poll timeout is abandoned: n8n
+ * returns, emits nothing and keeps nothing of it, while the poll itself runs on
+ * (`settle()` waits for it). The timeout is the one n8n derives that budget from.
  */
 import { PollContext } from 'n8n-core';
 import type {
@@ -40,12 +47,27 @@ export interface PollHarnessOptions extends HarnessBaseOptions {
 	pollBudgetMs?: number;
 }
 
+/**
+ * n8n's poll timeout for a budget: n8n 2.41 gives a poll `ceiling - margin`, where the
+ * ceiling is N8N_SCHEDULER_POLL_TIMEOUT (when below the lease) and the margin
+ * `min(max(20 % of it, 5 s), half of it)`; this inverts that.
+ */
+export function pollTimeoutForBudget(budgetMs: number): number {
+	if (budgetMs <= 5_000) return 2 * budgetMs;
+	if (budgetMs <= 20_000) return budgetMs + 5_000;
+	return budgetMs / 0.8;
+}
+
 export interface PollResult {
 	/** The items emitted (output 0), or null when the poll returned nothing. */
 	items: INodeExecutionData[] | null;
 	/** The poll's error (n8n: a failed activation, or a failed trigger execution). */
 	error?: Error;
+	/** n8n gave up on the poll at its timeout: nothing emitted, nothing kept. */
+	abandoned?: true;
 }
+
+const ABANDONED = Symbol('abandoned');
 
 let harnesses = 0;
 
@@ -56,6 +78,9 @@ export class PollHarness {
 	readonly credentialsHelper: HarnessCredentialsHelper;
 
 	private live?: SingleNodeWorkflow;
+
+	/** Polls n8n abandoned that are still running. */
+	private readonly runningOn: Array<Promise<unknown>> = [];
 
 	/** A node id of its own, as each saved node has: in-process state is keyed by it. */
 	private readonly nodeId = `poll-under-test-${++harnesses}`;
@@ -87,12 +112,29 @@ export class PollHarness {
 		return result;
 	}
 
-	/** A scheduled poll of the active workflow. */
+	/** A scheduled poll of the active workflow (abandoned past n8n's timeout, see above). */
 	async poll(activation: WorkflowActivateMode = 'activate'): Promise<PollResult> {
 		if (this.live === undefined) throw new UnexpectedError('The workflow is not active');
-		const result = await this.run(this.live, 'trigger', activation);
+		const budgetMs = this.options.pollBudgetMs;
+		const result = await this.run(this.live, 'trigger', activation, {
+			abandonAfterMs: budgetMs === undefined ? undefined : pollTimeoutForBudget(budgetMs),
+		});
 		if (result.items !== null) this.saved = plainStaticData(this.live.workflow);
 		return result;
+	}
+
+	/** Waits until every poll n8n abandoned has ended (its late side effects are then done). */
+	async settle(): Promise<void> {
+		while (this.runningOn.length > 0) await this.runningOn.shift();
+	}
+
+	/**
+	 * The stored cursor goes missing, in memory and in the database: what a worker saving
+	 * over the static data does, or n8n 2.41 not storing a publish poll that emitted nothing.
+	 */
+	dropStoredStaticData(): void {
+		this.saved = {};
+		if (this.live !== undefined) this.live.workflow.staticData = {};
 	}
 
 	/** "Fetch Test Event" in the editor: a separate manual run; nothing is saved. */
@@ -119,9 +161,15 @@ export class PollHarness {
 		setup: SingleNodeWorkflow,
 		mode: WorkflowExecuteMode,
 		activation: WorkflowActivateMode,
+		{ abandonAfterMs }: { abandonAfterMs?: number } = {},
 	): Promise<PollResult> {
 		const poll = setup.nodeType.poll;
 		if (poll === undefined) throw new UnexpectedError('The node is not a polling trigger');
+		// The scheduler's poll works on a copy, stored only when the poll ends in time.
+		const staged =
+			abandonAfterMs === undefined
+				? undefined
+				: (deepCopy(setup.workflow.getStaticData('node', setup.node)) as IDataObject);
 		const context = new PollContext(
 			setup.workflow,
 			setup.node,
@@ -132,15 +180,41 @@ export class PollHarness {
 			() => undefined,
 			undefined,
 			undefined,
-			undefined,
+			staged === undefined ? undefined : () => staged,
 			this.options.pollBudgetMs === undefined ? undefined : () => this.options.pollBudgetMs!,
 		);
-		try {
-			const output = await poll.call(context);
-			return { items: output === null ? null : (output[0] ?? []) };
-		} catch (error) {
-			return { items: null, error: error as Error };
+		const running = (async (): Promise<PollResult> => {
+			try {
+				const output = await poll.call(context);
+				return { items: output === null ? null : (output[0] ?? []) };
+			} catch (error) {
+				return { items: null, error: error as Error };
+			}
+		})();
+		const outcome =
+			abandonAfterMs === undefined ? await running : await raceTimeout(running, abandonAfterMs);
+		if (outcome === ABANDONED) {
+			this.runningOn.push(running);
+			return { items: null, abandoned: true };
 		}
+		if (staged !== undefined && outcome.error === undefined) {
+			const stored = setup.workflow.getStaticData('node', setup.node);
+			for (const key of Object.keys(stored)) delete stored[key];
+			Object.assign(stored, staged);
+		}
+		return outcome;
+	}
+}
+
+async function raceTimeout<T>(running: Promise<T>, ms: number): Promise<T | typeof ABANDONED> {
+	let timer: NodeJS.Timeout | undefined;
+	const timedOut = new Promise<typeof ABANDONED>((resolve) => {
+		timer = setTimeout(() => resolve(ABANDONED), ms);
+	});
+	try {
+		return await Promise.race([running, timedOut]);
+	} finally {
+		clearTimeout(timer);
 	}
 }
 

@@ -144,18 +144,21 @@ describe('Start From', () => {
 		const tied = await burst(sandbox(), formId, 300, secondsAgo(1800));
 		await formWithMore(formId, 300);
 		await control(sandbox(), 'POST', '/faults', { latencyMs: 120 });
-		// Pages stop 0.6 × 400 ms into a poll: a poll reads two or three of the 10 pages.
+		// Pages stop 0.6 × 1 s into a poll: a poll reads four or five of the 10 pages, and n8n
+		// abandons one still running at 2 s. Each poll first re-reads the late window (one
+		// minute: 60 here, or the 300 at one instant), and polls in a row share 5 requests/s.
 		const trigger = pollingTrigger(
 			sandbox(),
 			formId,
-			{ startFrom: 'beginning' },
-			{ pollBudgetMs: 400 },
+			{ startFrom: 'beginning', options: { lateWindowMinutes: 1 } },
+			{ pollBudgetMs: 1000 },
 		);
 		const perPoll: number[] = [];
 		const emitted: Array<{ id: string; ms: number }> = [];
 		let polled = await trigger.activate();
 		while (emitted.length < 1500 && perPoll.length < 30) {
 			expect(polled.error).toBeUndefined();
+			expect(polled.abandoned).toBeUndefined();
 			for (const item of polled.items ?? []) {
 				emitted.push({
 					id: item.json.submissionId as string,
@@ -175,9 +178,12 @@ describe('Start From', () => {
 	it("Now, with more in the late window than fits in n8n's poll budget: nothing from before the publish is emitted", async () => {
 		const formId = (await newForm(sandbox())).id as string;
 		await formWithMore(formId, 400);
-		await control(sandbox(), 'POST', '/faults', { latencyMs: 120 });
-		const trigger = pollingTrigger(sandbox(), formId, {}, { pollBudgetMs: 100 });
+		// The form and three pages take 1.2 s, past 0.6 × 1 s.
+		await control(sandbox(), 'POST', '/faults', { latencyMs: 300 });
+		const trigger = pollingTrigger(sandbox(), formId, {}, { pollBudgetMs: 1000 });
 		expect((await trigger.activate()).items).toBeNull();
+		// The next poll re-reads those 400 (three pages): at this latency n8n would abandon it.
+		await control(sandbox(), 'DELETE', '/faults');
 		const made = await submit(sandbox(), formId);
 		expect(idsOf((await trigger.poll()).items)).toEqual([made]);
 	});
@@ -210,7 +216,13 @@ describe('in-progress submissions', () => {
 		const done = await trigger.poll();
 		expect(idsOf(done.items)).toEqual([started]);
 		expect(done.items?.[0].json.status).toBe('finished');
-		expect(idsOf((await trigger.poll()).items)).not.toContain(before);
+		// The one in progress before the publish never comes as such, and comes once finished.
+		await changeSubmission(sandbox(), formId, before, { lastUpdatedAt: 'now' });
+		expect((await trigger.poll()).items).toBeNull();
+		await changeSubmission(sandbox(), formId, before, { status: 'finished' });
+		const finished = await trigger.poll();
+		expect(idsOf(finished.items)).toEqual([before]);
+		expect(finished.items?.[0].json.status).toBe('finished');
 	});
 
 	it('Emit on Every Update: again whenever lastUpdatedAt changes', async () => {
@@ -264,12 +276,8 @@ describe('the cursor', () => {
 		const trigger = pollingTrigger(sandbox(), formId, { startFrom: 'beginning' });
 		expect(idsOf((await trigger.activate()).items)).toHaveLength(5);
 		const warn = jest.spyOn(n8nLogger(), 'warn');
-		const live = trigger.liveStaticData!;
-		for (const key of Object.keys(live)) delete live[key];
 		// Another process saved over the static data: the live object loses the cursor too.
-		(
-			trigger as unknown as { live: { workflow: { staticData: object } } }
-		).live.workflow.staticData = {};
+		trigger.dropStoredStaticData();
 		const a = await submit(sandbox(), formId);
 		expect(idsOf((await trigger.poll()).items)).toEqual([a]);
 		expect(warn).toHaveBeenCalledWith(expect.stringMatching(/copy in memory/), expect.anything());
@@ -304,7 +312,7 @@ describe('the cursor', () => {
 			],
 		});
 		const failed = await trigger.poll();
-		expect(failed.error?.message).toBeDefined();
+		expect(failed.error?.message).toBe('Fillout refused the credentials');
 		expect(failed.error?.message).not.toMatch(/sk_/);
 		expect(trigger.liveStaticData).toEqual(before);
 		const b = await submit(sandbox(), formId);
@@ -320,19 +328,25 @@ describe('the cursor', () => {
 });
 
 describe('Fetch Test Event (manual mode)', () => {
-	it('returns the newest submission at once and leaves the cursor alone', async () => {
+	it('returns the newest submission at once and leaves the cursor alone, stored and in memory', async () => {
 		const formId = await formWith(3);
-		const newest = await submit(sandbox(), formId);
 		const trigger = pollingTrigger(sandbox(), formId);
 		await trigger.activate();
+		const a = await submit(sandbox(), formId);
+		expect(idsOf((await trigger.poll()).items)).toEqual([a]);
 		const saved = structuredClone(trigger.saved);
 		const live = trigger.liveStaticData;
 		const sample = await trigger.fetchTestEvent();
-		expect(idsOf(sample.items)).toEqual([newest]);
+		expect(idsOf(sample.items)).toEqual([a]);
 		expect(trigger.saved).toEqual(saved);
 		expect(trigger.liveStaticData).toEqual(live);
-		const a = await submit(sandbox(), formId);
-		expect(idsOf((await trigger.poll()).items)).toEqual([a]);
+		// The manual run has a copy of the static data, as in n8n; what it shares with the
+		// active trigger is this process's memory, which the trigger uses when the stored
+		// cursor is gone: it must still be the trigger's own.
+		trigger.dropStoredStaticData();
+		const b = await submit(sandbox(), formId);
+		expect(idsOf((await trigger.poll()).items)).toEqual([b]);
+		expect((await trigger.poll()).items).toBeNull();
 	});
 
 	it('says so when the form has no submission yet', async () => {

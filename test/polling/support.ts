@@ -2,7 +2,7 @@
  * Shared by the polling trigger's tests: the trigger on a sandbox form, and the sandbox
  * calls that make submissions arrive the ways the tests need.
  */
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../../sandbox';
 import { createPollHarness, type PollHarness } from '../harness';
@@ -18,19 +18,29 @@ import {
 	type Json,
 } from '../nodes/integration/support';
 
+const triggers: PollHarness[] = [];
+
+// A poll n8n abandoned runs on: let it end within its test.
+afterEach(async () => {
+	for (const trigger of triggers.splice(0)) await trigger.settle();
+});
+
 export function pollingTrigger(
 	sandbox: RunningSandbox,
 	formId: string,
 	parameters: INodeParameters = {},
-	options: { pollBudgetMs?: number } = {},
+	options: { pollBudgetMs?: number; timezone?: string; staticData?: IDataObject } = {},
 ): PollHarness {
-	return createPollHarness({
+	const trigger = createPollHarness({
 		nodeType: FilloutPollingTrigger,
 		credentials: apiKeyCredentials(sandbox),
-		timezone: 'UTC',
+		timezone: options.timezone ?? 'UTC',
+		staticData: options.staticData,
 		parameters: { form: formById(formId), ...parameters },
 		pollBudgetMs: options.pollBudgetMs,
 	});
+	triggers.push(trigger);
+	return trigger;
 }
 
 /** A respondent submits now (or at `submissionTime`); `hidden` keeps it out of the list. */

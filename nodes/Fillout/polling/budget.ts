@@ -10,12 +10,18 @@ import type { Taken } from './poll';
  */
 const POLL_BUDGET_SHARE = 0.6;
 
-/** When to stop reading and fetching; none where n8n sets no budget (before 2.41). */
-export function stopTimeOf(ctx: IPollFunctions, nowMs: number): number | undefined {
+/** n8n's budget for this poll; none where n8n sets none (before 2.41). */
+export function pollBudgetMsOf(ctx: IPollFunctions): number | undefined {
 	const budgetOf = (ctx as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
 	const budgetMs = typeof budgetOf === 'function' ? budgetOf.call(ctx) : undefined;
 	if (budgetMs === undefined || !Number.isFinite(budgetMs) || budgetMs <= 0) return undefined;
-	return nowMs + budgetMs * POLL_BUDGET_SHARE;
+	return budgetMs;
+}
+
+/** When to stop reading and fetching; none where n8n sets no budget (before 2.41). */
+export function stopTimeOf(ctx: IPollFunctions, nowMs: number): number | undefined {
+	const budgetMs = pollBudgetMsOf(ctx);
+	return budgetMs === undefined ? undefined : nowMs + budgetMs * POLL_BUDGET_SHARE;
 }
 
 /**

@@ -21,6 +21,21 @@ export function recallPollState(ctx: IPollFunctions): PollState | undefined {
 	return state === undefined ? undefined : deepCopy(state);
 }
 
+/**
+ * Only a poll that ended within n8n's budget may update the copy: n8n 2.41's scheduler
+ * abandons a poll at a timeout longer than the budget and keeps nothing of it (no items,
+ * no cursor), while the poll runs on; a copy it left would skip what it never emitted.
+ */
 export function rememberPollState(ctx: IPollFunctions, state: PollState): void {
 	remembered.set(keyOf(ctx), deepCopy(state));
+}
+
+const warned = new Set<string>();
+
+/** True the first time for this trigger in this process: for warnings given once. */
+export function firstWarning(ctx: IPollFunctions, what: string): boolean {
+	const key = `${keyOf(ctx)}\n${what}`;
+	if (warned.has(key)) return false;
+	warned.add(key);
+	return true;
 }

@@ -11,19 +11,23 @@ import {
 } from '../shared/submissionFiles';
 import { getFormMetadata } from '../transport';
 import { deliveryItem } from '../trigger/delivery';
-import { deadlineOf, stopTimeOf } from './budget';
-import { recallPollState, rememberPollState } from './memory';
+import { deadlineOf, pollBudgetMsOf, stopTimeOf } from './budget';
+import { firstWarning, recallPollState, rememberPollState } from './memory';
 import { inProgressRefused, noSubmissionYet } from './pollErrors';
 import {
+	WATCHED_IN_PROGRESS,
 	readPollState,
+	servicePresentMs,
 	startState,
 	submissionMs,
 	takeFinished,
-	takeInProgress,
 	windowQueryStart,
 	type PollState,
 } from './pollState';
+import { takePoll, type Start, type SubmissionStatus, type Taken } from './pollStep';
 import { readPollSettings, type PollSettings } from './settings';
+
+export type { SubmissionStatus, Taken };
 
 /** Where the cursor lives in the node's static data. */
 export const POLL_STATE_KEY = 'pollState';
@@ -31,14 +35,18 @@ export const POLL_STATE_KEY = 'pollState';
 /** Activations a person started (publish, update): only then does "Start From" apply. */
 const FIRST_START_MODES = new Set(['activate', 'create', 'update', 'manual']);
 
-/**
- * How this poll begins. 'resume' goes on from a cursor; 'quiet' starts at the present and
- * only remembers what is already there; 'backfill' emits everything from `fromMs` on.
- */
-interface Start {
-	kind: 'resume' | 'quiet' | 'backfill';
-	state: PollState;
-	fromMs?: number;
+/** The earliest `date` header of Fillout's answers in one poll: Fillout's present. */
+class ServiceClock {
+	private dateMs?: number;
+
+	readonly observe = (header: (name: string) => string | undefined) => {
+		const ms = Date.parse(header('date') ?? '');
+		if (Number.isFinite(ms) && (this.dateMs === undefined || ms < this.dateMs)) this.dateMs = ms;
+	};
+
+	presentMs(n8nNowMs: number): number {
+		return servicePresentMs(this.dateMs, n8nNowMs);
+	}
 }
 
 /**
@@ -55,75 +63,63 @@ export async function pollSubmissions(
 	if (this.getMode() === 'manual') return await latestSubmission(this, formId, settings);
 
 	const nowMs = Date.now();
+	const clock = new ServiceClock();
 	const staticData = this.getWorkflowStaticData('node');
-	const start = await startOf(this, formId, settings, nowMs, staticData[POLL_STATE_KEY]);
+	const start = await startOf(this, formId, settings, nowMs, clock, staticData[POLL_STATE_KEY]);
 	// A quiet start must see all it remembers without emitting, so it is never cut short.
 	const stopAtMs = start.kind === 'quiet' ? undefined : stopTimeOf(this, nowMs);
+	const inProgress =
+		settings.inProgress === 'ignore' ? undefined : await readInProgress(this, formId);
 	const query = { sort: 'asc' as const, afterDate: windowQueryStart(start.state) };
 	// Out of budget, the listing may stop once what it read holds something to emit.
 	const mayStop = (read: Submission[]) =>
-		takeFinished(start.state, read, settings.overlapMs, nowMs).fresh.length > 0;
-	const read = await readSubmissionsUntil(this, formId, query, {}, { stopAtMs, mayStop });
-	let taken = await take(this, start, read.submissions, read.complete, settings, nowMs);
+		takeFinished(start.state, read, settings.overlapMs, clock.presentMs(nowMs)).fresh.length > 0;
+	const limits = { stopAtMs, mayStop, onHeaders: clock.observe };
+	const read = await readSubmissionsUntil(this, formId, query, {}, limits);
+	const presentMs = clock.presentMs(nowMs);
+	let taken = takePoll(start, read.submissions, inProgress, settings, presentMs);
 	// Files first: the cursor moves only once the items are complete.
 	let items = await itemsOf(this, taken, settings, deadlineOf(taken, stopAtMs));
 	if (items.length < taken.emitted.length) {
 		// Out of budget for files: what was not fetched stays unseen, for the next poll.
 		const left = new Set(taken.emitted.slice(items.length).map((s) => s.submissionId));
-		const kept = read.submissions.filter((s) => !left.has(s.submissionId));
-		taken = await take(this, start, kept, false, settings, nowMs);
+		const kept = (list: Submission[]) => list.filter((s) => !left.has(s.submissionId));
+		const keptInProgress = inProgress === undefined ? undefined : kept(inProgress);
+		taken = takePoll(start, kept(read.submissions), keptInProgress, settings, presentMs);
 		items = items.slice(0, taken.emitted.length);
 	}
+	warnOfFutureDates(this, taken.heldBack ?? [], presentMs);
 	staticData[POLL_STATE_KEY] = taken.next as unknown as IDataObject;
-	rememberPollState(this, taken.next);
+	if (endedInBudget(this, nowMs)) rememberPollState(this, taken.next);
 	return items.length === 0 ? null : [items];
 }
 
-export interface Taken {
-	emitted: Submission[];
-	statuses: SubmissionStatus[];
-	next: PollState;
+/**
+ * Whether the poll ended within n8n's budget (n8n cannot have abandoned it then). One
+ * that did not is logged: n8n 2.41 may have abandoned it, and then the next poll repeats it.
+ */
+function endedInBudget(ctx: IPollFunctions, startedMs: number): boolean {
+	const budgetMs = pollBudgetMsOf(ctx);
+	const tookMs = Date.now() - startedMs;
+	if (budgetMs === undefined || tookMs <= budgetMs) return true;
+	ctx.logger.warn(
+		`Fillout Polling Trigger "${ctx.getNode().name}": a poll took ${tookMs} ms, past n8n's poll budget of ${budgetMs} ms; n8n may have abandoned it (nothing emitted, the next poll reads the same again). A shorter Late Submission Window makes each poll read less.`,
+		{ workflowId: ctx.getWorkflow().id },
+	);
+	return false;
 }
 
-/**
- * What this poll emits and the cursor after it. In-progress submissions are read only
- * after a complete listing of the finished ones; otherwise their state is kept as it was.
- */
-async function take(
-	ctx: IPollFunctions,
-	start: Start,
-	listed: Submission[],
-	complete: boolean,
-	settings: PollSettings,
-	nowMs: number,
-): Promise<Taken> {
-	const finished = takeFinished(start.state, listed, settings.overlapMs, nowMs);
-	const next: PollState = { ...finished.state };
-	delete next.inProgress;
-	let inProgress: Submission[] = [];
-	if (settings.inProgress !== 'ignore' && !complete) {
-		if (start.state.inProgress) next.inProgress = start.state.inProgress;
-	}
-	if (settings.inProgress !== 'ignore' && complete) {
-		const taken = takeInProgress(
-			start.state.inProgress ?? {},
-			await readInProgress(ctx, start.state.formId),
-			settings.inProgress,
-			nowMs,
-		);
-		next.inProgress = taken.handled;
-		// Turning the option on later remembers what is in progress then, as a first start does.
-		const emitsInProgress =
-			start.kind === 'backfill' || (start.kind === 'resume' && start.state.inProgress);
-		if (emitsInProgress) {
-			inProgress = taken.fresh.filter((s) => submissionMs(s, nowMs) >= (start.fromMs ?? 0));
-		}
-	}
-	const emitted = start.kind === 'quiet' ? [] : [...finished.fresh, ...inProgress];
-	const statuses = emitted.map(
-		(_, i): SubmissionStatus => (i < finished.fresh.length ? 'finished' : 'in_progress'),
+/** Once per trigger and process: submissions dated later than Fillout's present. */
+function warnOfFutureDates(ctx: IPollFunctions, heldBack: Submission[], presentMs: number) {
+	// Ignore a second's difference: a clock may be that far off without harm.
+	const future = heldBack.filter((s) => submissionMs(s, presentMs) > presentMs + 1000);
+	if (future.length === 0 || !firstWarning(ctx, 'futureDated')) return;
+	// Submission fields are the respondent's: quoted, and the time as parsed.
+	const first = `${JSON.stringify(future[0].submissionId)} at ${new Date(submissionMs(future[0], presentMs)).toISOString()}`;
+	ctx.logger.warn(
+		`Fillout Polling Trigger "${ctx.getNode().name}": ${future.length} submission(s) are dated later than Fillout's present (the first: ${first}); each is emitted when its time comes. Imports with local times marked as UTC, or a wrong clock, do this.`,
+		{ workflowId: ctx.getWorkflow().id, formId: formIdForTrigger(ctx) },
 	);
-	return { emitted, statuses, next };
 }
 
 async function startOf(
@@ -131,6 +127,7 @@ async function startOf(
 	formId: string,
 	settings: PollSettings,
 	nowMs: number,
+	clock: ServiceClock,
 	stored: unknown,
 ): Promise<Start> {
 	const resumed = readPollState(stored, formId);
@@ -144,7 +141,7 @@ async function startOf(
 		return { kind: 'resume', state: recalled };
 	}
 	// The first poll also checks the form exists, and keeps its name for the items.
-	const form = await getFormMetadata(ctx, formId);
+	const form = await getFormMetadata(ctx, formId, undefined, clock.observe);
 	const formName = typeof form.name === 'string' ? form.name : null;
 	const firstStart = FIRST_START_MODES.has(ctx.getActivationMode());
 	if (!firstStart && stored !== undefined) {
@@ -166,19 +163,22 @@ async function startOf(
 			state: startState(formId, formName, { fromMs, windowStartMs: fromMs }),
 		};
 	}
+	// From Fillout's present, not n8n's: n8n's clock ahead would skip the first submissions.
+	const fromMs = clock.presentMs(nowMs);
 	return {
 		kind: 'quiet',
 		state: startState(formId, formName, {
-			fromMs: nowMs,
-			windowStartMs: nowMs - settings.overlapMs,
+			fromMs,
+			windowStartMs: fromMs - settings.overlapMs,
 		}),
 	};
 }
 
-/** Every in-progress submission (the list holds only those not finished yet). */
+/** The newest in-progress submissions (the list holds only those not finished yet). */
 async function readInProgress(ctx: IPollFunctions, formId: string): Promise<Submission[]> {
+	const newest = { sort: 'desc' as const, maxItems: WATCHED_IN_PROGRESS };
 	try {
-		return await readSubmissions(ctx, formId, { sort: 'asc' }, { status: 'in_progress' });
+		return await readSubmissions(ctx, formId, newest, { status: 'in_progress' });
 	} catch (error) {
 		throw inProgressRefused(ctx, error) ?? error;
 	}
@@ -212,8 +212,6 @@ async function latestSubmission(
 	if (started) return [await itemsOf(ctx, one(started, 'in_progress', state), settings)];
 	throw noSubmissionYet(ctx, form.name);
 }
-
-export type SubmissionStatus = 'finished' | 'in_progress';
 
 function one(submission: Submission, status: SubmissionStatus, state: PollState): Taken {
 	return { emitted: [submission], statuses: [status], next: state };

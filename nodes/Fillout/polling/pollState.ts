@@ -13,6 +13,11 @@
  * A submission listed later than that behind its own time is the one case not caught,
  * which is why the overlap is an option. `seen` is bounded: past `MAX_SEEN` the window
  * closes in from below, never dropping an id whose time stays inside it.
+ *
+ * A poll handles only submissions dated at or before its present (Fillout's clock, see
+ * `servicePresentMs`): one dated later is left for the poll whose present reaches it. So
+ * the newest time handled, and with it the window, never passes the present, and one
+ * future-dated submission cannot hide those made before its date.
  */
 import type { Submission } from '../helpers/interfaces';
 
@@ -32,6 +37,11 @@ export interface PollState {
 	seen: Record<string, number>;
 	/** In-progress submissions handled: id → the `lastUpdatedAt` emitted (or '' when none). */
 	inProgress?: Record<string, string>;
+	/**
+	 * In-progress submissions dated before this are no longer watched: newer ones pushed
+	 * them out of the newest `WATCHED_IN_PROGRESS` (0 or missing: all listed are watched).
+	 */
+	inProgressSinceMs?: number;
 }
 
 function isRecordOf(value: unknown, type: 'number' | 'string'): boolean {
@@ -51,7 +61,21 @@ export function readPollState(value: unknown, formId: string): PollState | undef
 	if (!Number.isFinite(state.windowStartMs) || !Number.isFinite(state.newestMs)) return undefined;
 	if (!isRecordOf(state.seen, 'number')) return undefined;
 	if (state.inProgress !== undefined && !isRecordOf(state.inProgress, 'string')) return undefined;
+	const since = state.inProgressSinceMs;
+	if (since !== undefined && !Number.isFinite(since)) return undefined;
 	return state as PollState;
+}
+
+/**
+ * The poll's present. Fillout stamps submissions with its own clock, and tells it in the
+ * `date` header of its answers (whole seconds): n8n's clock counts when it is within the
+ * second the earliest header of the poll names, that second's start when it is not (n8n's
+ * clock is off), and alone when there is no header.
+ */
+export function servicePresentMs(dateHeaderMs: number | undefined, n8nNowMs: number): number {
+	if (dateHeaderMs === undefined || !Number.isFinite(dateHeaderMs)) return n8nNowMs;
+	const agrees = n8nNowMs >= dateHeaderMs && n8nNowMs < dateHeaderMs + 1000;
+	return agrees ? n8nNowMs : dateHeaderMs;
 }
 
 /** A submission's time in ms; one that cannot be read counts as `fallbackMs` (the poll's). */
@@ -82,26 +106,34 @@ export function windowQueryStart(state: PollState): string | undefined {
 export interface FinishedResult {
 	/** To emit, in submission order. */
 	fresh: Submission[];
+	/** Dated after the poll's present: not handled yet. */
+	heldBack: Submission[];
 	state: PollState;
 }
 
 /**
  * What a listing of the window brings: the submissions not handled yet, and the state
- * after emitting them. `nowMs` only stands in for times that cannot be read.
+ * after emitting them. Those dated after `presentMs` are left for a later poll
+ * (`heldBack`); `presentMs` also stands in for times that cannot be read.
  */
 export function takeFinished(
 	state: PollState,
 	listed: readonly Submission[],
 	overlapMs: number,
-	nowMs: number,
+	presentMs: number,
 ): FinishedResult {
 	const seen = { ...state.seen };
 	const fresh: Array<Keyed & { submission: Submission }> = [];
+	const heldBack: Submission[] = [];
 	for (const submission of listed) {
 		const id = submission?.submissionId;
 		if (typeof id !== 'string' || id in seen) continue;
-		const ms = submissionMs(submission, nowMs);
+		const ms = submissionMs(submission, presentMs);
 		if (ms < state.windowStartMs) continue;
+		if (ms > presentMs) {
+			heldBack.push(submission);
+			continue;
+		}
 		seen[id] = ms;
 		fresh.push({ ms, id, submission });
 	}
@@ -110,6 +142,7 @@ export function takeFinished(
 	const window = narrowWindow(seen, Math.max(state.windowStartMs, newestMs - overlapMs));
 	return {
 		fresh: fresh.map((entry) => entry.submission),
+		heldBack,
 		state: { ...state, newestMs, windowStartMs: window.startMs, seen: window.seen },
 	};
 }
@@ -133,35 +166,50 @@ export function narrowWindow(
 /** How in-progress submissions are emitted: each once, or again when `lastUpdatedAt` moves. */
 export type InProgressMode = 'ignore' | 'once' | 'onUpdate';
 
+/**
+ * In-progress submissions watched: the newest this many, one list request. Older ones
+ * (abandoned forms pile up) are not listed, so neither their number nor their age costs
+ * requests or cursor space.
+ */
+export const WATCHED_IN_PROGRESS = 150;
+
 export interface InProgressResult {
 	fresh: Submission[];
 	handled: Record<string, string>;
+	sinceMs: number;
 }
 
 /**
- * In-progress submissions not emitted yet (or updated since, in 'onUpdate' mode). The
- * listing is complete, so ids no longer in it (finished or deleted) are forgotten.
+ * In-progress submissions not emitted yet (or updated since, in 'onUpdate' mode), from a
+ * listing of the newest `WATCHED_IN_PROGRESS`. When the listing is full, those dated before
+ * its oldest are no longer watched (`sinceMs` only moves up): one that comes back into the
+ * listing because newer ones finished is not emitted again, nor a stale one from before.
+ * Ids not in the listing (finished, deleted, pushed out) are forgotten, so `handled` holds
+ * at most `WATCHED_IN_PROGRESS`.
  */
 export function takeInProgress(
 	handled: Record<string, string>,
 	listed: readonly Submission[],
 	mode: Exclude<InProgressMode, 'ignore'>,
-	nowMs: number,
+	presentMs: number,
+	sinceMs = 0,
 ): InProgressResult {
+	const times = listed.map((submission) => submissionMs(submission, presentMs));
+	if (listed.length >= WATCHED_IN_PROGRESS) sinceMs = Math.max(sinceMs, Math.min(...times));
 	const next: Record<string, string> = {};
 	const fresh: Array<Keyed & { submission: Submission }> = [];
-	for (const submission of listed) {
+	listed.forEach((submission, i) => {
 		const id = submission?.submissionId;
-		if (typeof id !== 'string' || id in next) continue;
+		if (typeof id !== 'string' || id in next || times[i] < sinceMs) return;
 		const updated = typeof submission.lastUpdatedAt === 'string' ? submission.lastUpdatedAt : '';
 		next[id] = updated;
 		const before = handled[id];
 		if (before === undefined || (mode === 'onUpdate' && before !== updated)) {
-			fresh.push({ ms: submissionMs(submission, nowMs), id, submission });
+			fresh.push({ ms: times[i], id, submission });
 		}
-	}
+	});
 	fresh.sort(bySubmissionOrder);
-	return { fresh: fresh.map((entry) => entry.submission), handled: next };
+	return { fresh: fresh.map((entry) => entry.submission), handled: next, sinceMs };
 }
 
 /** A fresh state from a listing of everything at or after the start. */

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Submission, SubmissionPage } from '../helpers/interfaces';
 import { SubmissionPager, type PagerOptions } from '../helpers/submissionPaging';
-import { filloutRequest, type FilloutContext } from '../transport';
+import { filloutRequest, type FilloutContext, type FilloutRequest } from '../transport';
 
 /**
  * Every submission of a form the pager's options select, each once, in order
@@ -31,6 +31,8 @@ export interface ReadLimits {
 	/** Past this time, stop before the next page if `mayStop` agrees with what was read. */
 	stopAtMs?: number;
 	mayStop?: (readSoFar: Submission[]) => boolean;
+	/** Reads each page's answer headers. */
+	onHeaders?: FilloutRequest['onHeaders'];
 }
 
 /**
@@ -56,6 +58,7 @@ export async function readSubmissionsUntil(
 			qs: { ...fixedQuery, ...query },
 			context: { formId },
 			itemIndex: limits.itemIndex,
+			onHeaders: limits.onHeaders,
 		});
 		pager.receive(page);
 	}

@@ -147,6 +147,8 @@ export interface FilloutRequest {
 	/** Names the form, submission or webhook in errors. */
 	context?: FailureContext;
 	itemIndex?: number;
+	/** Reads the headers of the answer that succeeded (the polling trigger reads `date`). */
+	onHeaders?: (header: (name: string) => string | undefined) => void;
 }
 
 function safetyOf(request: FilloutRequest): RequestSafety {
@@ -219,6 +221,7 @@ export async function sendFilloutRequest<T>(
 				performance.now(),
 			);
 			if (response.statusCode >= 200 && response.statusCode < 300) {
+				request.onHeaders?.((name) => headerValue(headers, name));
 				return { ok: true, body: response.body as T };
 			}
 			failure = {
@@ -271,11 +274,13 @@ export async function getFormMetadata(
 	ctx: FilloutContext,
 	formId: string,
 	itemIndex?: number,
+	onHeaders?: FilloutRequest['onHeaders'],
 ): Promise<FormMetadata> {
 	return await filloutRequest<FormMetadata>(ctx, {
 		method: 'GET',
 		path: `/forms/${encodeURIComponent(formId)}`,
 		context: { formId },
 		itemIndex,
+		onHeaders,
 	});
 }
