@@ -70,6 +70,13 @@ export const MAX_PAGE_SIZE = 150;
  * few after deletions (pages dropped, then re-read); this stops one that loops.
  */
 const MAX_STALLED_REQUESTS = 30;
+/**
+ * Short pages in a row below Fillout's count that bring nothing new before giving up. The
+ * count may be taken apart from the page, so one deletion in between makes one such page.
+ */
+const MAX_SHORT_BELOW_COUNT = 3;
+/** Passes over an instant read by offset, after the first, before giving up on it. */
+const MAX_RECOUNTS = 2;
 
 interface Entry<T> {
 	item: T;
@@ -84,7 +91,10 @@ function timeOf(item: PagedSubmission): number | undefined {
 }
 
 export class SubmissionPager<T extends PagedSubmission> {
+	/** The order asked for. */
 	private readonly sort: SortOrder;
+	/** The order read in: oldest first for Return All, since an edit can move a submission to the newest end. */
+	private readonly readSort: SortOrder;
 	private readonly pageSize: number;
 	private readonly maxItems?: number;
 	private readonly userAfter?: string;
@@ -101,6 +111,14 @@ export class SubmissionPager<T extends PagedSubmission> {
 	/** How far the last dropped page stepped back; doubles while pages keep being dropped. */
 	private stepBack = 0;
 	private stalled = 0;
+	private shortBelowCount = 0;
+	/** Submissions listed at or before the range's first instant, in this range. */
+	private instantIds = new Set<string>();
+	/** Whether that instant filled a whole page, so its submissions are read by offset. */
+	private instantSpansPages = false;
+	/** Set while the instant is read again from its start; `added`: it brought something new. */
+	private recount?: { added: boolean };
+	private recounts = 0;
 	private done: boolean;
 	private pending?: PageQuery;
 	private requests = 0;
@@ -108,6 +126,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 
 	constructor(options: PagerOptions) {
 		this.sort = options.sort;
+		this.readSort = options.maxItems === undefined ? 'asc' : options.sort;
 		this.pageSize = Math.max(2, Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE));
 		this.maxItems = options.maxItems;
 		this.userAfter = options.afterDate;
@@ -128,7 +147,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		const wanted = this.maxItems === undefined ? Infinity : this.maxItems - this.entries.size;
 		const query: PageQuery = {
 			limit: Math.max(1 + reread, Math.min(this.pageSize, wanted + reread)),
-			sort: this.sort,
+			sort: this.readSort,
 			...this.rangeBounds(),
 		};
 		if (this.offset > 0) query.offset = this.offset;
@@ -145,7 +164,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (total !== undefined) this.largestTotal = Math.max(this.largestTotal, total);
 
 		const offset = query.offset ?? 0;
-		if (offset > 0 && !responses.some((item) => this.entries.has(item.submissionId))) {
+		if (offset > 0 && !responses.some((item) => this.wasReadHere(item))) {
 			// Positions moved down (deletions before the anchor): ask again from further back.
 			this.stepBack = Math.max(1, this.stepBack * 2);
 			this.offset = Math.max(0, offset - this.stepBack);
@@ -154,19 +173,25 @@ export class SubmissionPager<T extends PagedSubmission> {
 		}
 		this.stepBack = 0;
 		const added = this.add(responses);
-		this.noteProgress(added, query);
+		this.noteProgress(added || this.recount !== undefined, query);
+		if (this.instantRecounted(query, responses, added)) return;
 
 		const reached = offset + responses.length;
+		const short = responses.length < query.limit;
 		const wantedAll = this.maxItems !== undefined && this.entries.size >= this.maxItems;
-		const totalReached = total !== undefined && reached >= total;
-		if (wantedAll || totalReached || (responses.length < query.limit && total === undefined)) {
+		// Only a short page ends the read: the count may come from another statement than the
+		// page, so a full page that reaches it may still have submissions after it.
+		this.shortBelowCount = short && total !== undefined && reached < total && !added
+			? this.shortBelowCount + 1
+			: 0;
+		if (wantedAll || (short && (total === undefined || reached >= total))) {
 			this.done = true;
 			return;
 		}
-		if (responses.length < query.limit && !added) {
-			// A short page below the count, and reading on from it brought nothing.
+		if (this.shortBelowCount >= MAX_SHORT_BELOW_COUNT) {
+			// Short pages below the count, and reading on from them brought nothing.
 			throw new Error(
-				`Fillout counted ${total} submissions in ${this.describeRange(query)} but listed only ${reached} (offset ${offset}, ${responses.length} returned where ${query.limit} were asked for); the read stopped rather than return an incomplete list. Try again; if this persists, narrow the date filters.`,
+				`Fillout counted ${total} submissions in ${this.describeRange(query)} but listed only ${reached} (offset ${offset}, ${responses.length} returned where ${query.limit} were asked for), ${this.shortBelowCount} times in a row; the read stopped rather than return an incomplete list. Try again; if this persists, narrow the date filters.`,
 			);
 		}
 		this.continueFrom(query, responses);
@@ -174,7 +199,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 
 	/** Everything read, each submission once, in the requested order (cut to the limit). */
 	results(): T[] {
-		const direction = this.sort === 'asc' ? 1 : -1;
+		const direction = this.readSort === 'asc' ? 1 : -1;
 		// A submission without a readable time keeps its place after the one read before it.
 		let carried = direction * Number.MIN_SAFE_INTEGER;
 		const keyed = [...this.entries.values()].map((entry) => {
@@ -183,6 +208,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		});
 		keyed.sort((a, b) => direction * (a.key - b.key) || a.entry.order - b.entry.order);
 		const items = keyed.map(({ entry }) => entry.item);
+		if (this.readSort !== this.sort) items.reverse();
 		return this.maxItems === undefined ? items : items.slice(0, this.maxItems);
 	}
 
@@ -196,6 +222,14 @@ export class SubmissionPager<T extends PagedSubmission> {
 		return this.entries.size > before;
 	}
 
+	/**
+	 * Whether this submission was read before, at the same time: one an edit has re-stamped
+	 * since has moved, so it does not show where the page starts.
+	 */
+	private wasReadHere(item: T): boolean {
+		return this.entries.get(item?.submissionId)?.item.submissionTime === item.submissionTime;
+	}
+
 	private noteProgress(added: boolean, query: PageQuery): void {
 		this.stalled = added ? 0 : this.stalled + 1;
 		if (this.stalled < MAX_STALLED_REQUESTS) return;
@@ -204,21 +238,83 @@ export class SubmissionPager<T extends PagedSubmission> {
 		);
 	}
 
-	/** The next page starts at the last submission of this trusted one (the anchor). */
+	/**
+	 * The next page starts at the last submission of this trusted one whose time can be
+	 * read (the anchor).
+	 */
 	private continueFrom(query: PageQuery, responses: readonly T[]): void {
 		this.anchored = true;
 		const offset = query.offset ?? 0;
-		const last = responses[responses.length - 1];
-		const time = last === undefined ? undefined : timeOf(last);
-		if (time === undefined || time === this.rangeTime) {
-			// Same range: the anchor's position is known exactly.
+		const anchor = findLastIndex(responses, (item) => timeOf(item) !== undefined);
+		const time = anchor === -1 ? undefined : timeOf(responses[anchor]);
+		if (time === undefined || (this.rangeTime !== undefined && !this.isPast(time))) {
+			// Same range: the last submission's position is known exactly.
 			this.offset = offset + Math.max(0, responses.length - 1);
+			this.instantSpansPages ||= this.rangeTime !== undefined && this.withinInstant(responses);
 			return;
 		}
-		// A new range from the anchor's instant; its position there is at least the number
-		// of submissions this page shows at that instant before it.
+		// A new range from the anchor's instant. When this page shows what comes before that
+		// instant, the next starts at the instant's first submission (offset 0), so an instant
+		// that fits in a page is read by one request, whatever order the service gives ties.
+		const upToAnchor = responses.slice(0, anchor + 1);
 		this.rangeTime = time;
-		this.offset = responses.filter((item) => timeOf(item) === time).length - 1;
+		this.instantIds = new Set(upToAnchor.filter((item) => timeOf(item) === time).map(idOf));
+		this.instantSpansPages = upToAnchor.every((item) => timeOf(item) === time);
+		this.offset = this.instantSpansPages ? anchor : 0;
+	}
+
+	/**
+	 * An instant with more submissions than a page is read by offset, which holds only if
+	 * the service lists them in the same order each time. When the page that passes the
+	 * instant shows more of them than were read, they are read again from the start; a
+	 * pass that brings nothing new and still falls short ends the read with an error.
+	 * Returns true when the instant is to be read again.
+	 */
+	private instantRecounted(query: PageQuery, responses: readonly T[], added: boolean): boolean {
+		if (this.recount) this.recount.added ||= added;
+		if (this.rangeTime === undefined) return false;
+		const past = responses.findIndex((item) => this.isPastInstant(item));
+		const atOrBefore = past === -1 ? responses : responses.slice(0, past);
+		for (const item of atOrBefore) this.instantIds.add(item.submissionId);
+		const ended = past !== -1 || responses.length < query.limit;
+		if (!ended || !(this.instantSpansPages || this.recount)) return false;
+		const listed = (query.offset ?? 0) + atOrBefore.length;
+		const read = new Set(this.instantIds);
+		for (const [id, entry] of this.entries) if (entry.time === this.rangeTime) read.add(id);
+		if (read.size >= listed) {
+			// The instant is read: what follows in this range is paged as before.
+			this.instantSpansPages = false;
+			this.recount = undefined;
+			return false;
+		}
+		if (this.recount && (!this.recount.added || ++this.recounts > MAX_RECOUNTS)) {
+			throw this.unstableTies(`${listed - read.size} of them could not be read`);
+		}
+		this.recount = { added: false };
+		this.offset = 0;
+		return true;
+	}
+
+	private unstableTies(evidence: string): Error {
+		return new Error(
+			`More submissions share the time ${isoOf(this.rangeTime ?? NaN)} than fit in one page (${this.pageSize}), and Fillout gave them in a different order from one request to the next (${evidence}). No exact read of that instant is possible by paging, so the read stopped rather than return an incomplete list. Try again; if this persists, set the date filters to leave that instant out, or narrow the read with Search.`,
+		);
+	}
+
+	/** Whether no submission of the page is past the range's first instant. */
+	private withinInstant(responses: readonly T[]): boolean {
+		return responses.every((item) => !this.isPastInstant(item));
+	}
+
+	private isPastInstant(item: T): boolean {
+		const time = timeOf(item);
+		return time !== undefined && this.isPast(time);
+	}
+
+	/** Whether `time` comes after the range's first instant in the order read. */
+	private isPast(time: number): boolean {
+		if (this.rangeTime === undefined) return true;
+		return this.readSort === 'asc' ? time > this.rangeTime : time < this.rangeTime;
 	}
 
 	/** The user's bounds, narrowed to start at the range's first instant. */
@@ -227,7 +323,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (this.userAfter !== undefined) bounds.afterDate = this.userAfter;
 		if (this.userBefore !== undefined) bounds.beforeDate = this.userBefore;
 		if (this.rangeTime === undefined) return bounds;
-		if (this.sort === 'asc') {
+		if (this.readSort === 'asc') {
 			const from = this.rangeTime - 1;
 			if (!(Date.parse(this.userAfter ?? '') >= from)) bounds.afterDate = isoOf(from);
 		} else {
@@ -244,6 +340,15 @@ export class SubmissionPager<T extends PagedSubmission> {
 		].filter((part) => part !== undefined);
 		return parts.length === 0 ? 'the form' : `the range ${parts.join(' and ')}`;
 	}
+}
+
+function idOf(item: PagedSubmission): string {
+	return item.submissionId;
+}
+
+function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
+	for (let i = items.length - 1; i >= 0; i--) if (test(items[i])) return i;
+	return -1;
 }
 
 function isoOf(ms: number): string {
