@@ -33,6 +33,8 @@
  * read is still returned; paging then continues by offset in the current range.
  */
 
+import { InstantReading } from './instantReading';
+
 export type SortOrder = 'asc' | 'desc';
 
 export interface PageQuery {
@@ -74,9 +76,9 @@ const MAX_STALLED_REQUESTS = 30;
  * Short pages in a row below Fillout's count that bring nothing new before giving up. The
  * count may be taken apart from the page, so one deletion in between makes one such page.
  */
-const MAX_SHORT_BELOW_COUNT = 3;
-/** Passes over an instant read by offset, after the first, before giving up on it. */
-const MAX_RECOUNTS = 2;
+const MAX_SHORT_BELOW_COUNT = 5;
+/** Reads of an instant read by offset (see InstantReading) before giving up on it. */
+const MAX_INSTANT_PASSES = 3;
 
 interface Entry<T> {
 	item: T;
@@ -112,13 +114,8 @@ export class SubmissionPager<T extends PagedSubmission> {
 	private stepBack = 0;
 	private stalled = 0;
 	private shortBelowCount = 0;
-	/** Submissions listed at or before the range's first instant, in this range. */
-	private instantIds = new Set<string>();
-	/** Whether that instant filled a whole page, so its submissions are read by offset. */
-	private instantSpansPages = false;
-	/** Set while the instant is read again from its start; `added`: it brought something new. */
-	private recount?: { added: boolean };
-	private recounts = 0;
+	/** What was seen of the range's first instant. */
+	private instant?: InstantReading;
 	private done: boolean;
 	private pending?: PageQuery;
 	private requests = 0;
@@ -139,14 +136,17 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (this.pending) throw new Error('The previous page has not been received yet');
 		if (this.done) return undefined;
 		this.requests++;
-		// Far above what a correct service needs: this only stops a misbehaving one.
-		const cap = 50 + 4 * Math.ceil(this.largestTotal / (this.pageSize - 1));
+		// Far above what a correct service needs (an instant read by offset is read up to
+		// three times): this only stops a misbehaving one.
+		const cap = 50 + 6 * Math.ceil(this.largestTotal / (this.pageSize - 1));
 		if (this.requests > cap) throw new Error(`Paging did not finish after ${cap} requests`);
-		// The anchor takes a slot of the page, so ask for one more (at least 2: progress).
-		const reread = this.anchored ? 1 : 0;
+		// What is read again takes slots of the page, so ask for that many more (at least 2:
+		// progress): the anchor, or from an instant's start all that was read of it.
+		const fromInstant = this.offset === 0 && this.instant !== undefined;
+		const reread = !this.anchored ? 0 : fromInstant ? Math.max(1, this.instant!.ids.size) : 1;
 		const wanted = this.maxItems === undefined ? Infinity : this.maxItems - this.entries.size;
 		const query: PageQuery = {
-			limit: Math.max(1 + reread, Math.min(this.pageSize, wanted + reread)),
+			limit: Math.min(this.pageSize, Math.max(1 + reread, wanted + reread)),
 			sort: this.readSort,
 			...this.rangeBounds(),
 		};
@@ -173,8 +173,9 @@ export class SubmissionPager<T extends PagedSubmission> {
 		}
 		this.stepBack = 0;
 		const added = this.add(responses);
-		this.noteProgress(added || this.recount !== undefined, query);
-		if (this.instantRecounted(query, responses, added)) return;
+		// A second read of an instant brings nothing new when all is well.
+		this.noteProgress(added || (this.instant?.pass ?? 1) > 1, query);
+		if (this.instantReadAgain(query, responses)) return;
 
 		const reached = offset + responses.length;
 		const short = responses.length < query.limit;
@@ -250,54 +251,55 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (time === undefined || (this.rangeTime !== undefined && !this.isPast(time))) {
 			// Same range: the last submission's position is known exactly.
 			this.offset = offset + Math.max(0, responses.length - 1);
-			this.instantSpansPages ||= this.rangeTime !== undefined && this.withinInstant(responses);
+			if (this.instant) this.instant.spansPages ||= this.withinInstant(responses);
 			return;
 		}
 		// A new range from the anchor's instant. When this page shows what comes before that
 		// instant, the next starts at the instant's first submission (offset 0), so an instant
 		// that fits in a page is read by one request, whatever order the service gives ties.
 		const upToAnchor = responses.slice(0, anchor + 1);
+		const spansPages =
+			responses.length >= this.pageSize && upToAnchor.every((item) => timeOf(item) === time);
 		this.rangeTime = time;
-		this.instantIds = new Set(upToAnchor.filter((item) => timeOf(item) === time).map(idOf));
-		this.instantSpansPages = upToAnchor.every((item) => timeOf(item) === time);
-		this.offset = this.instantSpansPages ? anchor : 0;
+		this.instant = new InstantReading(time, spansPages);
+		this.instant.record(upToAnchor.filter((item) => timeOf(item) === time).map(idOf));
+		this.offset = spansPages ? anchor : 0;
 	}
 
 	/**
-	 * An instant with more submissions than a page is read by offset, which holds only if
-	 * the service lists them in the same order each time. When the page that passes the
-	 * instant shows more of them than were read, they are read again from the start; a
-	 * pass that brings nothing new and still falls short ends the read with an error.
-	 * Returns true when the instant is to be read again.
+	 * An instant with more submissions than a page is read by offset, and then once more
+	 * from its start (see InstantReading). It is read again while the page that passes it
+	 * shows more of it than were read (late additions to it, or a changing order). Returns
+	 * true when the instant is to be read again.
 	 */
-	private instantRecounted(query: PageQuery, responses: readonly T[], added: boolean): boolean {
-		if (this.recount) this.recount.added ||= added;
-		if (this.rangeTime === undefined) return false;
+	private instantReadAgain(query: PageQuery, responses: readonly T[]): boolean {
+		const instant = this.instant;
+		if (!instant) return false;
 		const past = responses.findIndex((item) => this.isPastInstant(item));
 		const atOrBefore = past === -1 ? responses : responses.slice(0, past);
-		for (const item of atOrBefore) this.instantIds.add(item.submissionId);
+		const swapped = instant.record(atOrBefore.map(idOf));
+		if (swapped) throw this.unstableTies(`${swapped[0]} came before ${swapped[1]}, then after it`);
 		const ended = past !== -1 || responses.length < query.limit;
-		if (!ended || !(this.instantSpansPages || this.recount)) return false;
+		if (!ended || !instant.spansPages) return false;
 		const listed = (query.offset ?? 0) + atOrBefore.length;
-		const read = new Set(this.instantIds);
-		for (const [id, entry] of this.entries) if (entry.time === this.rangeTime) read.add(id);
-		if (read.size >= listed) {
+		const read = new Set(instant.ids);
+		for (const [id, entry] of this.entries) if (entry.time === instant.time) read.add(id);
+		if (instant.pass > 1 && read.size >= listed) {
 			// The instant is read: what follows in this range is paged as before.
-			this.instantSpansPages = false;
-			this.recount = undefined;
+			instant.spansPages = false;
 			return false;
 		}
-		if (this.recount && (!this.recount.added || ++this.recounts > MAX_RECOUNTS)) {
+		if (instant.pass >= MAX_INSTANT_PASSES) {
 			throw this.unstableTies(`${listed - read.size} of them could not be read`);
 		}
-		this.recount = { added: false };
+		instant.pass++;
 		this.offset = 0;
 		return true;
 	}
 
 	private unstableTies(evidence: string): Error {
 		return new Error(
-			`More submissions share the time ${isoOf(this.rangeTime ?? NaN)} than fit in one page (${this.pageSize}), and Fillout gave them in a different order from one request to the next (${evidence}). No exact read of that instant is possible by paging, so the read stopped rather than return an incomplete list. Try again; if this persists, set the date filters to leave that instant out, or narrow the read with Search.`,
+			`More submissions share the time ${isoOf(this.rangeTime ?? NaN)} (or follow it with no readable time) than fit in one page (${this.pageSize}), and Fillout gave them in a different order from one request to the next (${evidence}). No exact read of that instant is possible by paging, so the read stopped rather than return an incomplete list. Try again; if this persists, set the date filters to leave that instant out, or narrow the read with Search.`,
 		);
 	}
 

@@ -16,7 +16,7 @@ import { ListModel, prng } from './support/listModel';
  */
 
 const START = Date.UTC(2024, 0, 1);
-const CASES = 3000;
+const CASES = Number(process.env.PAGER_CASES ?? 3000);
 type Ties = 'none' | 'all' | 'boundary' | 'random';
 
 interface Case {
@@ -161,7 +161,7 @@ function runCase(c: Case) {
 function traceOf(query: object, answer: ListAnswer, model: ListModel): string {
 	const rows = (list: readonly ModelRow[]) =>
 		list.map((row) => `${row.submissionId}@${(row.timeMs - START) / 1000}`).join(' ');
-	return `${JSON.stringify(query)} → ${answer.totalResponses}: ${rows(answer.responses)}\n  table: ${rows(model.matching({ sort: 'asc' }))}`;
+	return `${JSON.stringify(query)} → ${answer.totalResponses}: ${rows(answer.responses)}\n  table: ${rows([...model.rows].sort((a, b) => a.timeMs - b.timeMs))}`;
 }
 
 /** How many submissions share each instant. */
@@ -195,7 +195,8 @@ function check(c: Case): string | undefined {
 	const { model, initial, byId, deleted, largeInstants, error, result } = run;
 	if (error) {
 		const message = (error as Error).message;
-		const noExactRead = c.unstableTies && largeInstants.length > 0;
+		// With unreadable times next to ties, where an instant ends is unknown, too.
+		const noExactRead = c.unstableTies && (largeInstants.length > 0 || c.garbledTimes);
 		return noExactRead && NO_EXACT_READ.test(message) ? undefined : `failed: ${message}`;
 	}
 	const ids = result.map((row) => row.submissionId);
@@ -206,11 +207,13 @@ function check(c: Case): string | undefined {
 	if (ids.length > wanted) return `returned ${ids.length}, more than the limit ${wanted}`;
 	const got = new Set(ids);
 	const throughout = initial.filter((id) => !deleted.has(id));
-	// The one loss no read can see (docs/reading-submissions.md): more ties than a page, in
-	// an unstable order, at an instant that lost submissions during the read.
+	// The one loss a read may not see (docs/reading-submissions.md): more ties than a page,
+	// in an order that changes, at an instant that lost submissions during the read, with
+	// pages of 5 or fewer, too short to show the order changing.
 	const unseeable = (id: string) => {
 		const time = run.initialTime.get(id)!;
-		return c.unstableTies && largeInstants.includes(time) && run.emptied.has(time);
+		const emptied = run.emptied.has(time);
+		return c.unstableTies && c.pageSize <= 5 && largeInstants.includes(time) && emptied;
 	};
 	const lost = throughout.filter((id) => !got.has(id) && !unseeable(id));
 	if (c.maxItems === undefined && lost.length > 0) return `lost ${lost.join(', ')}`;
@@ -289,6 +292,7 @@ it('zz stats', () => {
 		const lost = run.initial.filter((id) => !run.deleted.has(id) && !got.has(id));
 		const key = `${c.churn ? 'churn' : 'still'} ${run.error ? 'error' : lost.length > 0 && c.maxItems === undefined ? 'LOST' : 'exact'}`;
 		stats[key] = (stats[key] ?? 0) + 1;
+		if (key.includes('LOST')) console.log(JSON.stringify(c), lost.join(' '));
 	}
 	console.log(JSON.stringify(stats));
 });
