@@ -32,6 +32,9 @@ export interface ListAnswer {
 export class ListModel {
 	rows: ModelRow[] = [];
 	readonly queries: PageQuery[] = [];
+	/** Answers whose count differed from the range they listed from; edits made. */
+	countsOff = 0;
+	restamps = 0;
 	private nextSeq = 0;
 	private readonly tieRandom?: () => number;
 
@@ -67,6 +70,7 @@ export class ListModel {
 		const index = this.rows.findIndex((row) => row.submissionId === id);
 		if (index === -1) return false;
 		const row = this.rows[index];
+		this.restamps++;
 		this.rows[index] = { ...row, timeMs, submissionTime: new Date(timeMs).toISOString() };
 		return true;
 	}
@@ -104,6 +108,7 @@ export class ListModel {
 		const all = this.matching(query);
 		const offset = query.offset ?? 0;
 		const totalResponses = betweenCountAndList ? counted : all.length;
+		if (totalResponses !== all.length) this.countsOff++;
 		return { responses: all.slice(offset, offset + query.limit), totalResponses };
 	}
 }
