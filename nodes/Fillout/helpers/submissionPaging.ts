@@ -5,32 +5,26 @@
  * requested order.
  *
  * Invariant: every submission that exists from the first request to the last is
- * returned exactly once, whatever is added or deleted in between. It rests on one rule:
+ * returned exactly once, whatever is added, deleted or edited in between, or the read
+ * fails saying why. docs/reading-submissions.md gives the argument; in short:
  *
- *   A page is trusted only if it starts at the beginning of its range (offset 0) or
- *   contains a submission from a trusted page.
+ * - Return All reads oldest first (an edit moves a submission later, ahead of the read).
+ * - Each page continues from the instant of the last submission read (the anchor), at
+ *   offset 0 when the page showed what came before it, so an instant of up to a page is
+ *   one statement, whatever order ties come in.
+ * - An instant filling a page is read by offset within it. A page at an offset counts
+ *   only if it holds a submission read before at the same time; otherwise deletions
+ *   moved things and it is asked again from further back. Such an instant is read twice
+ *   and its listings compared (InstantReading): a changed order fails the read.
+ * - Only a short page ends the read: `totalResponses` may be counted apart from the page.
  *
- * The service lists a stable order (time, then a fixed order among equal times). Every
- * submission that existed throughout and comes before a trusted one has been read (by
- * induction over trusted pages), and a page is a contiguous slice of that order, so a
- * trusted page continues without a gap. An untrusted page may start past a gap: when
- * submissions before the asked offset are deleted, everything shifts down and an offset
- * skips some. Such a page is dropped and its range asked again from further back
- * (offset 0 at worst, which is always trusted).
- *
- * Cost: the next page continues from the last trusted submission (the anchor): from its
- * instant on (keyset on `submissionTime`, so deletions further back shift nothing), at
- * its position within that instant, so it comes back first and costs one re-read per
- * page. N submissions, nothing changing, cost 1 + ceil((N - 150) / 149) requests: at
- * most ceil(N / 150) + 1 up to 22,350 submissions. The end is known without an extra
- * request: a page shorter than asked, or one reaching `totalResponses`.
+ * Cost, nothing changing: 1 request below 150 submissions, 2 + floor((N - 150) / 149)
+ * from 150 on; at most ceil(N / 150) + 1 below 22,500.
  *
  * Bounds: "from instant L on" is sent as 1 ms before L (after L when sorting newest
- * first). That is right whether the service's date bounds are strict or inclusive: an
- * inclusive bound only adds submissions already read, and a wrong position estimate
- * costs re-reads (too low) or a dropped page (too high), never a gap. Times compare in
- * milliseconds, the precision of Fillout's timestamps. A submission whose time cannot be
- * read is still returned; paging then continues by offset in the current range.
+ * first), right whether the service's bounds are strict or inclusive. Times compare in
+ * milliseconds, the precision of Fillout's timestamps. A submission whose time cannot
+ * be read is still returned; the anchor is the page's last one with a readable time.
  */
 
 import { InstantReading } from './instantReading';
@@ -182,9 +176,8 @@ export class SubmissionPager<T extends PagedSubmission> {
 		const wantedAll = this.maxItems !== undefined && this.entries.size >= this.maxItems;
 		// Only a short page ends the read: the count may come from another statement than the
 		// page, so a full page that reaches it may still have submissions after it.
-		this.shortBelowCount = short && total !== undefined && reached < total && !added
-			? this.shortBelowCount + 1
-			: 0;
+		this.shortBelowCount =
+			short && total !== undefined && reached < total && !added ? this.shortBelowCount + 1 : 0;
 		if (wantedAll || (short && (total === undefined || reached >= total))) {
 			this.done = true;
 			return;

@@ -90,7 +90,8 @@ function churn(
 		if (edits && random() < 0.15) {
 			const pool = seen.length > 0 && random() < 0.5 ? seen : model.rows;
 			const edited = pool[Math.floor(random() * pool.length)];
-			if (edited && model.restamp(edited.submissionId, (now.ms += 1000))) emptied.push(edited.timeMs);
+			if (edited && model.restamp(edited.submissionId, (now.ms += 1000)))
+				emptied.push(edited.timeMs);
 		} else if (roll < 0.2) model.add((now.ms += 1000));
 		else if (roll < 0.4) {
 			// Back-dated: at an instant just read (a new tie) or anywhere in the past.
@@ -145,7 +146,7 @@ function runCase(c: Case) {
 	try {
 		for (let query = pager.next(); query; query = pager.next()) {
 			last = model.list(query, c.countFirst ? change : undefined);
-			if (process.env.PAGER_TRACE) console.log(traceOf(query, last, model));
+			if (process.env.PAGER_TRACE) process.stdout.write(`${traceOf(query, last, model)}\n`);
 			change();
 			pager.receive(last);
 		}
