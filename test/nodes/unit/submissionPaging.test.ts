@@ -1,4 +1,8 @@
-import type { PageAnswer, PagerOptions } from '../../../nodes/Fillout/helpers/submissionPaging';
+import type {
+	PageAnswer,
+	PageQuery,
+	PagerOptions,
+} from '../../../nodes/Fillout/helpers/submissionPaging';
 import { SubmissionPager } from '../../../nodes/Fillout/helpers/submissionPaging';
 import type { ListAnswer, ModelRow } from './support/listModel';
 import { ListModel } from './support/listModel';
@@ -183,6 +187,28 @@ describe('SubmissionPager: submissions added and deleted while paging', () => {
 		}
 	});
 
+	it('an edit that moves submissions already read does not make a page look continuous', () => {
+		const service = new ListModel();
+		service.addMany(6, START, 0); // s0..s5 share one instant
+		const result = readAll(service, { sort: 'asc', pageSize: 3 }, (page) => {
+			// After [s0 s1 s2] and [s2 s3 s4], s0 and s1 are edited: they move to the present.
+			if (page === 1) for (const id of ['s0', 's1']) service.restamp(id, START + 60_000);
+		});
+		// The page at offset 4 now holds s0 and s1 again, past s5: it must not count.
+		expect(new Set(idsOf(result))).toEqual(new Set(range(0, 6)));
+		expect(result).toHaveLength(6);
+	});
+
+	it('the same, where times cannot be read and paging goes by offset alone', () => {
+		const service = new ListModel();
+		for (let i = 0; i < 6; i++) service.add(START + i * 1000, 'not a time');
+		const result = readAll(service, { sort: 'asc', pageSize: 3 }, (page) => {
+			if (page === 1) for (const id of ['s0', 's1']) service.restamp(id, START + 60_000);
+		});
+		expect(new Set(idsOf(result))).toEqual(new Set(range(0, 6)));
+		expect(result).toHaveLength(6);
+	});
+
 	it('deleting the anchor (the last submission read) does not skip the next one', () => {
 		const service = new ListModel();
 		service.addMany(400, START, 0);
@@ -279,6 +305,25 @@ describe('SubmissionPager: what the service returns is checked', () => {
 		const result = readAll(service, { sort: 'asc' });
 		expect(idsOf(result)).toEqual(range(0, 400));
 		expect(service.queries.length).toBeLessThanOrEqual(4);
+	});
+
+	it('fails after three reads of an instant when its listings keep skipping one', () => {
+		const service = new ListModel();
+		service.addMany(300, START, 0);
+		// Every page that would hold s100 holds the next one instead (positions count it).
+		const skipping = (query: PageQuery) => {
+			const answer = service.list({ ...query, limit: query.limit + 1 });
+			const responses = answer.responses.filter((row) => row.submissionId !== 's100');
+			return { ...answer, responses: responses.slice(0, query.limit) };
+		};
+		const pager = new SubmissionPager<ModelRow>({ sort: 'asc', pageSize: 100 });
+		expect(() => {
+			for (let query = pager.next(); query; query = pager.next()) pager.receive(skipping(query));
+		}).toThrow(/\(1 of them could not be read\)\. No exact read of that instant is possible/);
+		// The instant read three times, by offset; the last page of each shows 300 positions.
+		expect(service.queries.map((query) => query.offset ?? 0)).toEqual([
+			0, 99, 198, 297, 0, 99, 198, 297, 0, 99, 198, 297,
+		]);
 	});
 
 	it('treats a missing totalResponses as unknown and stops at the short page', () => {
