@@ -71,8 +71,6 @@ const MAX_STALLED_REQUESTS = 30;
  * count may be taken apart from the page, so one deletion in between makes one such page.
  */
 const MAX_SHORT_BELOW_COUNT = 5;
-/** Reads of an instant read by offset (see InstantReading) before giving up on it. */
-const MAX_INSTANT_PASSES = 3;
 
 interface Entry<T> {
 	item: T;
@@ -254,46 +252,31 @@ export class SubmissionPager<T extends PagedSubmission> {
 		const spansPages =
 			responses.length >= this.pageSize && upToAnchor.every((item) => timeOf(item) === time);
 		this.rangeTime = time;
-		this.instant = new InstantReading(time, spansPages);
+		this.instant = new InstantReading(time, this.pageSize, spansPages);
 		this.instant.record(upToAnchor.filter((item) => timeOf(item) === time).map(idOf));
 		this.offset = spansPages ? anchor : 0;
 	}
 
 	/**
-	 * An instant with more submissions than a page is read by offset, and then once more
-	 * from its start (see InstantReading). It is read again while the page that passes it
-	 * shows more of it than were read (late additions to it, or a changing order). Returns
-	 * true when the instant is to be read again.
+	 * Records what this trusted page shows of the range's first instant (InstantReading);
+	 * true when that instant is to be read again from its start.
 	 */
 	private instantReadAgain(query: PageQuery, responses: readonly T[]): boolean {
 		const instant = this.instant;
 		if (!instant) return false;
 		const past = responses.findIndex((item) => this.isPastInstant(item));
 		const atOrBefore = past === -1 ? responses : responses.slice(0, past);
-		const swapped = instant.record(atOrBefore.map(idOf));
-		if (swapped) throw this.unstableTies(`${swapped[0]} came before ${swapped[1]}, then after it`);
+		instant.record(atOrBefore.map(idOf));
 		const ended = past !== -1 || responses.length < query.limit;
 		if (!ended || !instant.spansPages) return false;
 		const listed = (query.offset ?? 0) + atOrBefore.length;
-		const read = new Set(instant.ids);
-		for (const [id, entry] of this.entries) if (entry.time === instant.time) read.add(id);
-		if (instant.pass > 1 && read.size >= listed) {
-			// The instant is read: what follows in this range is paged as before.
-			instant.spansPages = false;
-			return false;
-		}
-		if (instant.pass >= MAX_INSTANT_PASSES) {
-			throw this.unstableTies(`${listed - read.size} of them could not be read`);
-		}
-		instant.pass++;
-		this.offset = 0;
-		return true;
-	}
-
-	private unstableTies(evidence: string): Error {
-		return new Error(
-			`More submissions share the time ${isoOf(this.rangeTime ?? NaN)} (or follow it with no readable time) than fit in one page (${this.pageSize}), and Fillout gave them in a different order from one request to the next (${evidence}). No exact read of that instant is possible by paging, so the read stopped rather than return an incomplete list. Try again; if this persists, set the date filters to leave that instant out, or narrow the read with Search.`,
+		const atTime = [...this.entries.values()].filter((entry) => entry.time === instant.time);
+		const again = instant.readAgain(
+			listed,
+			atTime.map(({ item }) => item.submissionId),
 		);
+		if (again) this.offset = 0;
+		return again;
 	}
 
 	/** Whether no submission of the page is past the range's first instant. */
