@@ -101,7 +101,11 @@ const listFormSubmissions: ApiHandler = (ctx, { account, params, query, incoming
 	const listQuery = parseListQuery(query);
 	if (listQuery.status === 'in_progress' && account.plan === 'free')
 		throw new ApiError(403, IN_PROGRESS_NEEDS_PAID_PLAN);
-	const page = listSubmissions(ctx.store.submissionsOf(form.id), listQuery);
+	// Under churn with countFirst, the count is taken first and the changes come before the page.
+	const countFirst = ctx.churn.countsFirst(form.id);
+	const counted = listSubmissions(ctx.store.submissionsOf(form.id), listQuery);
+	if (countFirst) ctx.churn.afterList(ctx.store, form, counted.items);
+	const page = countFirst ? listSubmissions(ctx.store.submissionsOf(form.id), listQuery) : counted;
 	const reply = json(200, {
 		responses: page.items.map((item) =>
 			presentSubmission(
@@ -111,11 +115,11 @@ const listFormSubmissions: ApiHandler = (ctx, { account, params, query, incoming
 					: undefined,
 			),
 		),
-		totalResponses: page.totalResponses,
-		pageCount: page.pageCount,
+		totalResponses: counted.totalResponses,
+		pageCount: counted.pageCount,
 	});
 	// The answer is taken; changes made now show in the client's next request.
-	ctx.churn.afterList(ctx.store, form, page.items);
+	if (!countFirst) ctx.churn.afterList(ctx.store, form, page.items);
 	return reply;
 };
 

@@ -15,6 +15,11 @@ export interface ChurnSettings {
 	seed: string;
 	/** Changes after each list request: 1 to this many (each an insert, a back-dated insert or a delete). */
 	changesPerList: number;
+	/**
+	 * Count first: each list request takes `totalResponses` before its page and makes the
+	 * changes in between, as a service that counts in a statement of its own may.
+	 */
+	countFirst?: boolean;
 }
 
 interface FormChurn extends ChurnSettings {
@@ -48,8 +53,12 @@ export class Churn {
 	describe(formId: string) {
 		const churn = this.forms.get(formId);
 		if (!churn) return { active: false, lists: 0, inserted: [], deleted: [] };
-		const { seed, changesPerList, lists, inserted, deleted } = churn;
-		return { active: true, seed, changesPerList, lists, inserted, deleted };
+		const { seed, changesPerList, countFirst = false, lists, inserted, deleted } = churn;
+		return { active: true, seed, changesPerList, countFirst, lists, inserted, deleted };
+	}
+
+	countsFirst(formId: string): boolean {
+		return this.forms.get(formId)?.countFirst === true;
 	}
 
 	/** Called after a list request of `form` served `served`. */

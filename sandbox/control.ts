@@ -314,8 +314,9 @@ const generate: ControlHandler = (ctx, { params, body }) => {
 /** Churn: seeded random inserts and deletions after each list request of the form (churn.ts). */
 const startChurn: ControlHandler = (ctx, { params, body }) => {
 	const form = requireForm(ctx, params.formId);
-	const { seed = form.id, changesPerList = 3 } = body;
+	const { seed = form.id, changesPerList = 3, countFirst = false } = body;
 	if (typeof seed !== 'string') throw badRequest('seed must be a string');
+	if (typeof countFirst !== 'boolean') throw badRequest('countFirst must be a boolean');
 	if (
 		typeof changesPerList !== 'number' ||
 		!Number.isInteger(changesPerList) ||
@@ -323,7 +324,7 @@ const startChurn: ControlHandler = (ctx, { params, body }) => {
 	) {
 		throw badRequest('changesPerList must be an integer >= 1');
 	}
-	ctx.churn.start(form.id, { seed, changesPerList });
+	ctx.churn.start(form.id, { seed, changesPerList, countFirst });
 	return json(200, ctx.churn.describe(form.id));
 };
 

@@ -104,7 +104,10 @@ const credentialNames = defaultCredentialTypes().map((type) => type.name);
 
 describe('test/harness/README.md', () => {
 	it('imports modules and exports that exist', () => {
-		const missing = [...imported()].filter(([, value]) => value === undefined).map(([n]) => n);
+		expect(fieldsOf.size).toBeGreaterThan(5);
+		const names = [...imported()];
+		expect(names.length).toBeGreaterThan(5);
+		const missing = names.filter(([, value]) => value === undefined).map(([n]) => n);
 		expect(missing).toEqual([]);
 	});
 
@@ -157,7 +160,10 @@ describe('test/harness/README.md', () => {
 	});
 
 	it('reads results and calls trigger methods that exist', () => {
-		for (const [, keys, call] of code.matchAll(/const \{([^}]+)\} = await (?:\w+\.)?(\w+)\(/g)) {
+		// Each loop below asserts nothing over zero matches: the examples must have some.
+		const results = [...code.matchAll(/const \{([^}]+)\} = await (?:\w+\.)?(\w+)\(/g)];
+		expect(results.length).toBeGreaterThan(0);
+		for (const [, keys, call] of results) {
 			const result = fieldsOf.get(call === 'runNode' ? 'RunNodeResult' : 'WebhookCallResult');
 			const unknown = keys
 				.split(',')
@@ -171,15 +177,20 @@ describe('test/harness/README.md', () => {
 			'staticData',
 		]);
 		const used = [...code.matchAll(/\btrigger\.(\w+)/g)].map((match) => match[1]);
+		expect(used.length).toBeGreaterThan(0);
 		expect(used.filter((name) => !members.has(name))).toEqual([]);
 		const pollMembers = new Set([...Object.getOwnPropertyNames(PollHarness.prototype), 'saved']);
 		const polled = [...code.matchAll(/\bpoller\.(\w+)/g)].map((match) => match[1]);
 		expect(polled.length).toBeGreaterThan(0);
 		expect(polled.filter((name) => !pollMembers.has(name))).toEqual([]);
-		for (const [, name] of code.matchAll(/callWebhookMethod\('(\w+)'/g)) {
+		const webhookMethods = [...code.matchAll(/callWebhookMethod\('(\w+)'/g)];
+		expect(webhookMethods.length).toBeGreaterThan(0);
+		for (const [, name] of webhookMethods) {
 			expect(['checkExists', 'create', 'delete']).toContain(name);
 		}
-		for (const [, type] of code.matchAll(/testCredential\('(\w+)'/g)) {
+		const credentialTests = [...code.matchAll(/testCredential\('(\w+)'/g)];
+		expect(credentialTests.length).toBeGreaterThan(0);
+		for (const [, type] of credentialTests) {
 			expect(credentialNames).toContain(type);
 		}
 	});

@@ -5,33 +5,29 @@
  * requested order.
  *
  * Invariant: every submission that exists from the first request to the last is
- * returned exactly once, whatever is added or deleted in between. It rests on one rule:
+ * returned exactly once, whatever is added, deleted or edited in between, or the read
+ * fails saying why. docs/reading-submissions.md gives the argument; in short:
  *
- *   A page is trusted only if it starts at the beginning of its range (offset 0) or
- *   contains a submission from a trusted page.
+ * - Return All reads oldest first (an edit moves a submission later, ahead of the read).
+ * - Each page continues from the instant of the last submission read (the anchor), at
+ *   offset 0 when the page showed what came before it, so an instant of up to a page is
+ *   one statement, whatever order ties come in.
+ * - An instant filling a page is read by offset within it. A page at an offset counts
+ *   only if it holds a submission read before at the same time; otherwise deletions
+ *   moved things and it is asked again from further back. Such an instant is read twice
+ *   and its listings compared (InstantReading): a changed order fails the read.
+ * - Only a short page ends the read: `totalResponses` may be counted apart from the page.
  *
- * The service lists a stable order (time, then a fixed order among equal times). Every
- * submission that existed throughout and comes before a trusted one has been read (by
- * induction over trusted pages), and a page is a contiguous slice of that order, so a
- * trusted page continues without a gap. An untrusted page may start past a gap: when
- * submissions before the asked offset are deleted, everything shifts down and an offset
- * skips some. Such a page is dropped and its range asked again from further back
- * (offset 0 at worst, which is always trusted).
- *
- * Cost: the next page continues from the last trusted submission (the anchor): from its
- * instant on (keyset on `submissionTime`, so deletions further back shift nothing), at
- * its position within that instant, so it comes back first and costs one re-read per
- * page. N submissions, nothing changing, cost 1 + ceil((N - 150) / 149) requests: at
- * most ceil(N / 150) + 1 up to 22,350 submissions. The end is known without an extra
- * request: a page shorter than asked, or one reaching `totalResponses`.
+ * Cost, nothing changing: 1 request below 150 submissions, 2 + floor((N - 150) / 149)
+ * from 150 on; at most ceil(N / 150) + 1 below 22,500.
  *
  * Bounds: "from instant L on" is sent as 1 ms before L (after L when sorting newest
- * first). That is right whether the service's date bounds are strict or inclusive: an
- * inclusive bound only adds submissions already read, and a wrong position estimate
- * costs re-reads (too low) or a dropped page (too high), never a gap. Times compare in
- * milliseconds, the precision of Fillout's timestamps. A submission whose time cannot be
- * read is still returned; paging then continues by offset in the current range.
+ * first), right whether the service's bounds are strict or inclusive. Times compare in
+ * milliseconds, the precision of Fillout's timestamps. A submission whose time cannot
+ * be read is still returned; the anchor is the page's last one with a readable time.
  */
+
+import { InstantReading } from './instantReading';
 
 export type SortOrder = 'asc' | 'desc';
 
@@ -70,6 +66,11 @@ export const MAX_PAGE_SIZE = 150;
  * few after deletions (pages dropped, then re-read); this stops one that loops.
  */
 const MAX_STALLED_REQUESTS = 30;
+/**
+ * Short pages in a row below Fillout's count that bring nothing new before giving up. The
+ * count may be taken apart from the page, so one deletion in between makes one such page.
+ */
+const MAX_SHORT_BELOW_COUNT = 5;
 
 interface Entry<T> {
 	item: T;
@@ -84,7 +85,10 @@ function timeOf(item: PagedSubmission): number | undefined {
 }
 
 export class SubmissionPager<T extends PagedSubmission> {
+	/** The order asked for. */
 	private readonly sort: SortOrder;
+	/** The order read in: oldest first for Return All, since an edit can move a submission to the newest end. */
+	private readonly readSort: SortOrder;
 	private readonly pageSize: number;
 	private readonly maxItems?: number;
 	private readonly userAfter?: string;
@@ -101,6 +105,9 @@ export class SubmissionPager<T extends PagedSubmission> {
 	/** How far the last dropped page stepped back; doubles while pages keep being dropped. */
 	private stepBack = 0;
 	private stalled = 0;
+	private shortBelowCount = 0;
+	/** What was seen of the range's first instant. */
+	private instant?: InstantReading;
 	private done: boolean;
 	private pending?: PageQuery;
 	private requests = 0;
@@ -108,6 +115,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 
 	constructor(options: PagerOptions) {
 		this.sort = options.sort;
+		this.readSort = options.maxItems === undefined ? 'asc' : options.sort;
 		this.pageSize = Math.max(2, Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE));
 		this.maxItems = options.maxItems;
 		this.userAfter = options.afterDate;
@@ -120,15 +128,18 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (this.pending) throw new Error('The previous page has not been received yet');
 		if (this.done) return undefined;
 		this.requests++;
-		// Far above what a correct service needs: this only stops a misbehaving one.
-		const cap = 50 + 4 * Math.ceil(this.largestTotal / (this.pageSize - 1));
+		// Far above what a correct service needs (an instant read by offset is read up to
+		// three times): this only stops a misbehaving one.
+		const cap = 50 + 6 * Math.ceil(this.largestTotal / (this.pageSize - 1));
 		if (this.requests > cap) throw new Error(`Paging did not finish after ${cap} requests`);
-		// The anchor takes a slot of the page, so ask for one more (at least 2: progress).
-		const reread = this.anchored ? 1 : 0;
+		// What is read again takes slots of the page, so ask for that many more (at least 2:
+		// progress): the anchor, or from an instant's start all that was read of it.
+		const fromInstant = this.offset === 0 && this.instant !== undefined;
+		const reread = !this.anchored ? 0 : fromInstant ? Math.max(1, this.instant!.ids.size) : 1;
 		const wanted = this.maxItems === undefined ? Infinity : this.maxItems - this.entries.size;
 		const query: PageQuery = {
-			limit: Math.max(1 + reread, Math.min(this.pageSize, wanted + reread)),
-			sort: this.sort,
+			limit: Math.min(this.pageSize, Math.max(1 + reread, wanted + reread)),
+			sort: this.readSort,
 			...this.rangeBounds(),
 		};
 		if (this.offset > 0) query.offset = this.offset;
@@ -145,7 +156,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (total !== undefined) this.largestTotal = Math.max(this.largestTotal, total);
 
 		const offset = query.offset ?? 0;
-		if (offset > 0 && !responses.some((item) => this.entries.has(item.submissionId))) {
+		if (offset > 0 && !responses.some((item) => this.wasReadHere(item))) {
 			// Positions moved down (deletions before the anchor): ask again from further back.
 			this.stepBack = Math.max(1, this.stepBack * 2);
 			this.offset = Math.max(0, offset - this.stepBack);
@@ -154,19 +165,25 @@ export class SubmissionPager<T extends PagedSubmission> {
 		}
 		this.stepBack = 0;
 		const added = this.add(responses);
-		this.noteProgress(added, query);
+		// A second read of an instant brings nothing new when all is well.
+		this.noteProgress(added || (this.instant?.pass ?? 1) > 1, query);
+		if (this.instantReadAgain(query, responses)) return;
 
 		const reached = offset + responses.length;
+		const short = responses.length < query.limit;
 		const wantedAll = this.maxItems !== undefined && this.entries.size >= this.maxItems;
-		const totalReached = total !== undefined && reached >= total;
-		if (wantedAll || totalReached || (responses.length < query.limit && total === undefined)) {
+		// Only a short page ends the read: the count may come from another statement than the
+		// page, so a full page that reaches it may still have submissions after it.
+		this.shortBelowCount =
+			short && total !== undefined && reached < total && !added ? this.shortBelowCount + 1 : 0;
+		if (wantedAll || (short && (total === undefined || reached >= total))) {
 			this.done = true;
 			return;
 		}
-		if (responses.length < query.limit && !added) {
-			// A short page below the count, and reading on from it brought nothing.
+		if (this.shortBelowCount >= MAX_SHORT_BELOW_COUNT) {
+			// Short pages below the count, and reading on from them brought nothing.
 			throw new Error(
-				`Fillout counted ${total} submissions in ${this.describeRange(query)} but listed only ${reached} (offset ${offset}, ${responses.length} returned where ${query.limit} were asked for); the read stopped rather than return an incomplete list. Try again; if this persists, narrow the date filters.`,
+				`Fillout counted ${total} submissions in ${this.describeRange(query)} but listed only ${reached} (offset ${offset}, ${responses.length} returned where ${query.limit} were asked for), ${this.shortBelowCount} times in a row; the read stopped rather than return an incomplete list. Try again; if this persists, narrow the date filters.`,
 			);
 		}
 		this.continueFrom(query, responses);
@@ -174,7 +191,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 
 	/** Everything read, each submission once, in the requested order (cut to the limit). */
 	results(): T[] {
-		const direction = this.sort === 'asc' ? 1 : -1;
+		const direction = this.readSort === 'asc' ? 1 : -1;
 		// A submission without a readable time keeps its place after the one read before it.
 		let carried = direction * Number.MIN_SAFE_INTEGER;
 		const keyed = [...this.entries.values()].map((entry) => {
@@ -183,6 +200,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		});
 		keyed.sort((a, b) => direction * (a.key - b.key) || a.entry.order - b.entry.order);
 		const items = keyed.map(({ entry }) => entry.item);
+		if (this.readSort !== this.sort) items.reverse();
 		return this.maxItems === undefined ? items : items.slice(0, this.maxItems);
 	}
 
@@ -196,6 +214,14 @@ export class SubmissionPager<T extends PagedSubmission> {
 		return this.entries.size > before;
 	}
 
+	/**
+	 * Whether this submission was read before, at the same time: one an edit has re-stamped
+	 * since has moved, so it does not show where the page starts.
+	 */
+	private wasReadHere(item: T): boolean {
+		return this.entries.get(item?.submissionId)?.item.submissionTime === item.submissionTime;
+	}
+
 	private noteProgress(added: boolean, query: PageQuery): void {
 		this.stalled = added ? 0 : this.stalled + 1;
 		if (this.stalled < MAX_STALLED_REQUESTS) return;
@@ -204,21 +230,69 @@ export class SubmissionPager<T extends PagedSubmission> {
 		);
 	}
 
-	/** The next page starts at the last submission of this trusted one (the anchor). */
+	/**
+	 * The next page starts at the last submission of this trusted one whose time can be
+	 * read (the anchor).
+	 */
 	private continueFrom(query: PageQuery, responses: readonly T[]): void {
 		this.anchored = true;
 		const offset = query.offset ?? 0;
-		const last = responses[responses.length - 1];
-		const time = last === undefined ? undefined : timeOf(last);
-		if (time === undefined || time === this.rangeTime) {
-			// Same range: the anchor's position is known exactly.
+		const anchor = findLastIndex(responses, (item) => timeOf(item) !== undefined);
+		const time = anchor === -1 ? undefined : timeOf(responses[anchor]);
+		if (time === undefined || (this.rangeTime !== undefined && !this.isPast(time))) {
+			// Same range: the last submission's position is known exactly.
 			this.offset = offset + Math.max(0, responses.length - 1);
+			if (this.instant) this.instant.spansPages ||= this.withinInstant(responses);
 			return;
 		}
-		// A new range from the anchor's instant; its position there is at least the number
-		// of submissions this page shows at that instant before it.
+		// A new range from the anchor's instant. When this page shows what comes before that
+		// instant, the next starts at the instant's first submission (offset 0), so an instant
+		// that fits in a page is read by one request, whatever order the service gives ties.
+		const upToAnchor = responses.slice(0, anchor + 1);
+		const spansPages =
+			responses.length >= this.pageSize && upToAnchor.every((item) => timeOf(item) === time);
 		this.rangeTime = time;
-		this.offset = responses.filter((item) => timeOf(item) === time).length - 1;
+		this.instant = new InstantReading(time, this.pageSize, spansPages);
+		this.instant.record(upToAnchor.filter((item) => timeOf(item) === time).map(idOf));
+		this.offset = spansPages ? anchor : 0;
+	}
+
+	/**
+	 * Records what this trusted page shows of the range's first instant (InstantReading);
+	 * true when that instant is to be read again from its start.
+	 */
+	private instantReadAgain(query: PageQuery, responses: readonly T[]): boolean {
+		const instant = this.instant;
+		if (!instant) return false;
+		const past = responses.findIndex((item) => this.isPastInstant(item));
+		const atOrBefore = past === -1 ? responses : responses.slice(0, past);
+		instant.record(atOrBefore.map(idOf));
+		const ended = past !== -1 || responses.length < query.limit;
+		if (!ended || !instant.spansPages) return false;
+		const listed = (query.offset ?? 0) + atOrBefore.length;
+		const atTime = [...this.entries.values()].filter((entry) => entry.time === instant.time);
+		const again = instant.readAgain(
+			listed,
+			atTime.map(({ item }) => item.submissionId),
+		);
+		if (again) this.offset = 0;
+		return again;
+	}
+
+	/** Whether no submission of the page is past the range's first instant. */
+	private withinInstant(responses: readonly T[]): boolean {
+		return responses.every((item) => !this.isPastInstant(item));
+	}
+
+	private isPastInstant(item: T): boolean {
+		const time = timeOf(item);
+		return time !== undefined && this.isPast(time);
+	}
+
+	/** Whether `time` comes after the range's first instant in the order read. */
+	private isPast(time: number): boolean {
+		if (this.rangeTime === undefined) return true;
+		return this.readSort === 'asc' ? time > this.rangeTime : time < this.rangeTime;
 	}
 
 	/** The user's bounds, narrowed to start at the range's first instant. */
@@ -227,7 +301,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (this.userAfter !== undefined) bounds.afterDate = this.userAfter;
 		if (this.userBefore !== undefined) bounds.beforeDate = this.userBefore;
 		if (this.rangeTime === undefined) return bounds;
-		if (this.sort === 'asc') {
+		if (this.readSort === 'asc') {
 			const from = this.rangeTime - 1;
 			if (!(Date.parse(this.userAfter ?? '') >= from)) bounds.afterDate = isoOf(from);
 		} else {
@@ -244,6 +318,15 @@ export class SubmissionPager<T extends PagedSubmission> {
 		].filter((part) => part !== undefined);
 		return parts.length === 0 ? 'the form' : `the range ${parts.join(' and ')}`;
 	}
+}
+
+function idOf(item: PagedSubmission): string {
+	return item.submissionId;
+}
+
+function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
+	for (let i = items.length - 1; i >= 0; i--) if (test(items[i])) return i;
+	return -1;
 }
 
 function isoOf(ms: number): string {

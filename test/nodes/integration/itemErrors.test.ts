@@ -39,10 +39,11 @@ describe('the pager’s own errors are item errors', () => {
 		const [broken, fine] = [(await newForm(sandbox())).id, (await newForm(sandbox())).id];
 		await generate(sandbox(), broken, { count: 3 });
 		await generate(sandbox(), fine, { count: 3 });
-		// Fillout counts 5 submissions but lists none: the pager refuses to return a partial list.
+		// Fillout counts 5 submissions but lists none, 5 times in a row (once could be a
+		// deletion between the count and the page): the pager refuses to return a partial list.
 		await setFaults(sandbox(), {
 			failNext: {
-				count: 1,
+				count: 5,
 				method: 'GET',
 				pathPattern: `/forms/${broken}/submissions$`,
 				status: 200,

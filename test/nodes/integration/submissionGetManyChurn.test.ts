@@ -33,21 +33,28 @@ function batchesFor(layout: Layout): Array<{ count: number; stepMs: number; star
 }
 
 describe('Submission → Get Many while the sandbox changes submissions between requests', () => {
+	// countFirst: the sandbox counts before it lists, with the changes in between.
 	const cases = (['spread', 'ties', 'boundaryTies'] as const).flatMap((layout) =>
 		(['asc', 'desc'] as const).flatMap((sort) =>
-			['seed-1', 'seed-2', 'seed-3'].map((seed) => [layout, sort, seed] as const),
+			(['seed-1', 'seed-2', 'seed-3'] as const).flatMap((seed) =>
+				[false, true].map((countFirst) => [layout, sort, seed, countFirst] as const),
+			),
 		),
 	);
 
 	it.each(cases)(
-		'%s, %s, %s: each submission that existed throughout, once',
-		async (layout, sort, seed) => {
+		'%s, %s, %s, count first: %s: each submission that existed throughout, once',
+		async (layout, sort, seed, countFirst) => {
 			const formId = (await newForm(sandbox())).id as string;
 			const initial: string[] = [];
 			for (const batch of batchesFor(layout)) {
 				initial.push(...((await generate(sandbox(), formId, batch)).submissionIds as string[]));
 			}
-			await control(sandbox(), 'POST', `/forms/${formId}/churn`, { seed, changesPerList: 3 });
+			await control(sandbox(), 'POST', `/forms/${formId}/churn`, {
+				seed,
+				changesPerList: 3,
+				countFirst,
+			});
 			const { result, listRequests } = await listAllSubmissions(sandbox(), formId, {
 				filters: { sort },
 			});

@@ -1,4 +1,8 @@
-import type { PageAnswer, PagerOptions } from '../../../nodes/Fillout/helpers/submissionPaging';
+import type {
+	PageAnswer,
+	PageQuery,
+	PagerOptions,
+} from '../../../nodes/Fillout/helpers/submissionPaging';
 import { SubmissionPager } from '../../../nodes/Fillout/helpers/submissionPaging';
 import type { ListAnswer, ModelRow } from './support/listModel';
 import { ListModel } from './support/listModel';
@@ -27,12 +31,14 @@ const range = (from: number, to: number) =>
 	Array.from({ length: to - from }, (_, i) => `s${from + i}`);
 
 describe('SubmissionPager: request counts with nothing changing', () => {
+	// Only a short page ends the read: 150 and 299 need one more request, to see the end.
 	it.each([
 		[0, 1],
 		[1, 1],
-		[150, 1],
+		[149, 1],
+		[150, 2],
 		[151, 2],
-		[299, 2],
+		[299, 3],
 		[300, 3],
 		[1234, 9],
 		[10_000, 68],
@@ -45,6 +51,8 @@ describe('SubmissionPager: request counts with nothing changing', () => {
 				const result = readAll(service, { sort });
 				expect(idsOf(result)).toEqual(idsOf(service.matching({ sort })));
 				expect(service.queries).toHaveLength(requests);
+				// Return All reads oldest first, whatever the order asked for.
+				expect(service.queries.every((query) => query.sort === 'asc')).toBe(true);
 				expect(requests).toBeLessThanOrEqual(Math.ceil(count / 150) + 1);
 			}
 		}
@@ -89,7 +97,7 @@ describe('SubmissionPager: request counts with nothing changing', () => {
 });
 
 describe('SubmissionPager: ties on submissionTime', () => {
-	it('reads more than 150 submissions sharing one instant (offset within the instant)', () => {
+	it('reads more than 150 submissions sharing one instant by offset, twice (to compare orders)', () => {
 		for (const inclusiveBounds of [false, true]) {
 			const service = new ListModel({ inclusiveBounds });
 			service.addMany(20, START, 1000);
@@ -97,10 +105,42 @@ describe('SubmissionPager: ties on submissionTime', () => {
 			service.addMany(20, START + 100_000, 1000);
 			for (const sort of ['asc', 'desc'] as const) {
 				service.queries.length = 0;
-				expect(idsOf(readAll(service, { sort }))).toEqual(idsOf(service.matching({ sort })));
-				expect(service.queries).toHaveLength(3);
+				const oldestFirst = idsOf(service.matching({ sort: 'asc' }));
+				expect(idsOf(readAll(service, { sort }))).toEqual(
+					sort === 'asc' ? oldestFirst : oldestFirst.reverse(),
+				);
+				// The first page, then the instant from its start (offsets 0, 149, 298), twice.
+				expect(service.queries.map((query) => query.offset ?? 0)).toEqual([
+					0, 0, 149, 298, 0, 149, 298,
+				]);
 			}
 		}
+	});
+
+	it('reads an instant of up to a page in one request, whatever order ties come in', () => {
+		for (const inclusiveBounds of [false, true]) {
+			const service = new ListModel({ inclusiveBounds, unstableTiesSeed: 7 });
+			service.addMany(140, START, 1000);
+			service.addMany(100, START + 500_000, 0); // positions 140..239 share one time
+			service.addMany(100, START + 600_000, 1000);
+			const result = readAll(service, { sort: 'asc' });
+			expect(new Set(idsOf(result))).toEqual(new Set(range(0, 340)));
+			expect(result).toHaveLength(340);
+			// The second page starts at that instant (offset 0), so it holds all 100 of it.
+			expect(service.queries[1]).toEqual({
+				limit: 150,
+				sort: 'asc',
+				afterDate: new Date(START + 500_000 - 1).toISOString(),
+			});
+		}
+	});
+
+	it('fails, saying so, when more ties than a page come in an order that changes', () => {
+		const service = new ListModel({ unstableTiesSeed: 3 });
+		service.addMany(400, START, 0);
+		expect(() => readAll(service, { sort: 'asc' })).toThrow(
+			/^More submissions share the time 2024-01-01T00:00:00.000Z \(or follow it with no readable time\) than fit in one page \(150\), and Fillout gave them in a different order from one request to the next \(s\d+ came before s\d+, then after it\)\. No exact read of that instant is possible by paging/,
+		);
 	});
 
 	it('reads a tie cut at a page boundary whole', () => {
@@ -139,12 +179,34 @@ describe('SubmissionPager: submissions added and deleted while paging', () => {
 						// A victim read before it was deleted is returned too.
 						const others = range(0, 700).filter((id) => id !== victim);
 						expect(idsOf(result).filter((id) => id !== victim)).toEqual(
-							sort === 'asc' ? others : idsOf(service.matching({ sort })),
+							sort === 'asc' ? others : others.reverse(),
 						);
 					}
 				}
 			}
 		}
+	});
+
+	it('an edit that moves submissions already read does not make a page look continuous', () => {
+		const service = new ListModel();
+		service.addMany(6, START, 0); // s0..s5 share one instant
+		const result = readAll(service, { sort: 'asc', pageSize: 3 }, (page) => {
+			// After [s0 s1 s2] and [s2 s3 s4], s0 and s1 are edited: they move to the present.
+			if (page === 1) for (const id of ['s0', 's1']) service.restamp(id, START + 60_000);
+		});
+		// The page at offset 4 now holds s0 and s1 again, past s5: it must not count.
+		expect(new Set(idsOf(result))).toEqual(new Set(range(0, 6)));
+		expect(result).toHaveLength(6);
+	});
+
+	it('the same, where times cannot be read and paging goes by offset alone', () => {
+		const service = new ListModel();
+		for (let i = 0; i < 6; i++) service.add(START + i * 1000, 'not a time');
+		const result = readAll(service, { sort: 'asc', pageSize: 3 }, (page) => {
+			if (page === 1) for (const id of ['s0', 's1']) service.restamp(id, START + 60_000);
+		});
+		expect(new Set(idsOf(result))).toEqual(new Set(range(0, 6)));
+		expect(result).toHaveLength(6);
 	});
 
 	it('deleting the anchor (the last submission read) does not skip the next one', () => {
@@ -158,6 +220,56 @@ describe('SubmissionPager: submissions added and deleted while paging', () => {
 		expect(deleted).toEqual(['s149', 's299', 's298']);
 		// s149 was read before it was deleted, so it is returned too; s298 as well.
 		expect(idsOf(result)).toEqual(range(0, 400).filter((id) => id !== 's299'));
+	});
+});
+
+describe('SubmissionPager: the count taken apart from the page', () => {
+	/** Reads with `between(request)` run after the count of that request, before its page. */
+	function readRacing(service: ListModel, pageSize: number, between: (request: number) => void) {
+		const pager = new SubmissionPager<ModelRow>({ sort: 'asc', pageSize });
+		for (let query = pager.next(), request = 0; query; query = pager.next(), request++) {
+			const at = request;
+			pager.receive(service.list(query, () => between(at)));
+		}
+		return idsOf(pager.results());
+	}
+
+	it('count 3, a back-dated import, then LIMIT 3 lists imported, a, b: c is still read', () => {
+		const service = new ListModel();
+		service.addMany(3, START + 10_000, 1000); // s0 (a), s1 (b), s2 (c)
+		const ids = readRacing(service, 3, (request) => {
+			if (request === 0) service.add(START); // s3, back-dated before a
+		});
+		expect(ids).toEqual(['s3', 's0', 's1', 's2']);
+		expect(service.queries).toHaveLength(2);
+	});
+
+	it.each([
+		[150, 0, 500],
+		[299, 1, 200_500],
+	])(
+		'a form of %i, an import back-dated into request %i’s range: the last one is still read',
+		(count, request, offsetMs) => {
+			const service = new ListModel();
+			service.addMany(count, START, 1000);
+			const ids = readRacing(service, 150, (at) => {
+				if (at === request) service.add(START + offsetMs);
+			});
+			expect(ids).toEqual(idsOf(service.matching({ sort: 'asc' })));
+			expect(ids).toContain(`s${count - 1}`);
+			expect(service.queries.length).toBeLessThanOrEqual(Math.ceil(count / 150) + 1);
+		},
+	);
+
+	it('a deletion between the count and the page: one request more, nothing lost', () => {
+		const service = new ListModel();
+		service.addMany(200, START, 1000);
+		const ids = readRacing(service, 150, (request) => {
+			// The second page's range starts at s149: it counts 51, then lists 50.
+			if (request === 1) service.remove('s180');
+		});
+		expect(ids).toEqual(range(0, 200).filter((id) => id !== 's180'));
+		expect(service.queries).toHaveLength(3);
 	});
 });
 
@@ -181,7 +293,7 @@ describe('SubmissionPager: what the service returns is checked', () => {
 				totalResponses: answer.totalResponses + 1,
 			})),
 		).toThrow(
-			'Fillout counted 2 submissions in the range after 2024-01-01T00:03:18.999Z but listed only 1 (offset 0, 1 returned where 150 were asked for); the read stopped rather than return an incomplete list. Try again; if this persists, narrow the date filters.',
+			'Fillout counted 2 submissions in the range after 2024-01-01T00:03:18.999Z but listed only 1 (offset 0, 1 returned where 150 were asked for), 5 times in a row; the read stopped rather than return an incomplete list. Try again; if this persists, narrow the date filters.',
 		);
 	});
 
@@ -193,6 +305,25 @@ describe('SubmissionPager: what the service returns is checked', () => {
 		const result = readAll(service, { sort: 'asc' });
 		expect(idsOf(result)).toEqual(range(0, 400));
 		expect(service.queries.length).toBeLessThanOrEqual(4);
+	});
+
+	it('fails after three reads of an instant when its listings keep skipping one', () => {
+		const service = new ListModel();
+		service.addMany(300, START, 0);
+		// Every page that would hold s100 holds the next one instead (positions count it).
+		const skipping = (query: PageQuery) => {
+			const answer = service.list({ ...query, limit: query.limit + 1 });
+			const responses = answer.responses.filter((row) => row.submissionId !== 's100');
+			return { ...answer, responses: responses.slice(0, query.limit) };
+		};
+		const pager = new SubmissionPager<ModelRow>({ sort: 'asc', pageSize: 100 });
+		expect(() => {
+			for (let query = pager.next(); query; query = pager.next()) pager.receive(skipping(query));
+		}).toThrow(/\(1 of them could not be read\)\. No exact read of that instant is possible/);
+		// The instant read three times, by offset; the last page of each shows 300 positions.
+		expect(service.queries.map((query) => query.offset ?? 0)).toEqual([
+			0, 99, 198, 297, 0, 99, 198, 297, 0, 99, 198, 297,
+		]);
 	});
 
 	it('treats a missing totalResponses as unknown and stops at the short page', () => {

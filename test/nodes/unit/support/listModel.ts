@@ -6,13 +6,16 @@ import type {
 /**
  * A model of Fillout's list endpoint (`GET /forms/{id}/submissions`) over an in-memory
  * table, for testing the pager against every behaviour the service may have: date bounds
- * strict or inclusive, ties in insertion order (or reversed when sorting newest first),
- * `limit`, `offset` and `totalResponses` counted over the whole matching range.
+ * strict or inclusive, ties in insertion order (or reversed when sorting newest first, or
+ * shuffled anew by every request), `limit`, `offset` and `totalResponses` counted over the
+ * whole matching range (by the same statement as the page, or by one before it).
  */
 export interface ModelOptions {
 	inclusiveBounds?: boolean;
 	/** Among equal times, newest first when sorting newest first (default: insertion order). */
 	reverseTiesWhenDesc?: boolean;
+	/** Among equal times, an order drawn anew for every request from this seed. */
+	unstableTiesSeed?: number;
 }
 
 export interface ModelRow extends PagedSubmission {
@@ -29,9 +32,15 @@ export interface ListAnswer {
 export class ListModel {
 	rows: ModelRow[] = [];
 	readonly queries: PageQuery[] = [];
+	/** Answers whose count differed from the range they listed from; edits made. */
+	countsOff = 0;
+	restamps = 0;
 	private nextSeq = 0;
+	private readonly tieRandom?: () => number;
 
-	constructor(private readonly options: ModelOptions = {}) {}
+	constructor(private readonly options: ModelOptions = {}) {
+		if (options.unstableTiesSeed !== undefined) this.tieRandom = prng(options.unstableTiesSeed);
+	}
 
 	/** Adds a submission at `timeMs`; `shownTime` overrides the text the service returns. */
 	add(timeMs: number, shownTime?: string): ModelRow {
@@ -56,6 +65,16 @@ export class ListModel {
 		return this.rows.length < before;
 	}
 
+	/** An edit that re-stamps `submissionTime`: a new row object, as the service would send. */
+	restamp(id: string, timeMs: number): boolean {
+		const index = this.rows.findIndex((row) => row.submissionId === id);
+		if (index === -1) return false;
+		const row = this.rows[index];
+		this.restamps++;
+		this.rows[index] = { ...row, timeMs, submissionTime: new Date(timeMs).toISOString() };
+		return true;
+	}
+
 	/** The whole range a query selects, in the order the service lists it. */
 	matching(query: Pick<PageQuery, 'sort' | 'afterDate' | 'beforeDate'>): ModelRow[] {
 		const inclusive = this.options.inclusiveBounds === true;
@@ -63,22 +82,34 @@ export class ListModel {
 		const before = query.beforeDate === undefined ? undefined : Date.parse(query.beforeDate);
 		const desc = query.sort === 'desc';
 		const tieSign = desc && this.options.reverseTiesWhenDesc ? -1 : 1;
+		const random = this.tieRandom;
+		const tieKey = new Map(this.rows.map((row) => [row, random ? random() : row.seq]));
 		return this.rows
 			.filter(({ timeMs }) => after === undefined || (inclusive ? timeMs >= after : timeMs > after))
 			.filter(
 				({ timeMs }) => before === undefined || (inclusive ? timeMs <= before : timeMs < before),
 			)
 			.sort(
-				(a, b) => (desc ? b.timeMs - a.timeMs : a.timeMs - b.timeMs) || tieSign * (a.seq - b.seq),
+				(a, b) =>
+					(desc ? b.timeMs - a.timeMs : a.timeMs - b.timeMs) ||
+					tieSign * (tieKey.get(a)! - tieKey.get(b)!),
 			);
 	}
 
-	list(query: PageQuery): ListAnswer {
+	/**
+	 * One list request. With `betweenCountAndList`, the count is taken first, as a statement
+	 * of its own, and the table may change before the page is listed.
+	 */
+	list(query: PageQuery, betweenCountAndList?: () => void): ListAnswer {
 		this.queries.push(query);
 		if (!(query.limit >= 1 && query.limit <= 150)) throw new Error(`limit ${query.limit} refused`);
+		const counted = this.matching(query).length;
+		betweenCountAndList?.();
 		const all = this.matching(query);
 		const offset = query.offset ?? 0;
-		return { responses: all.slice(offset, offset + query.limit), totalResponses: all.length };
+		const totalResponses = betweenCountAndList ? counted : all.length;
+		if (totalResponses !== all.length) this.countsOff++;
+		return { responses: all.slice(offset, offset + query.limit), totalResponses };
 	}
 }
 
