@@ -1,0 +1,83 @@
+/**
+ * The request rate this process allows itself on one Fillout key that other processes may
+ * share: additive increase, multiplicative decrease. A 429 halves it (once per window); an
+ * answer that found room in the account's window (`ratelimit-remaining` above 0) raises it
+ * by 1 % of the limit the service announces (`ratelimit-limit`), which is its ceiling. One
+ * process alone never draws a 429 (the pacer keeps it within the limit), so it stays at the
+ * ceiling. Why this converges: docs/rate-limits.md. Pure: times are passed in.
+ */
+
+export interface LimitSignal {
+	/** `ratelimit-limit`: requests the account may make per window. */
+	limit?: number;
+	/** `ratelimit-remaining`: requests left in the account's current window (after this one). */
+	remaining?: number;
+	/** The answer was 429. */
+	rateLimited: boolean;
+}
+
+/** A non-negative number from a header, or undefined. */
+function headerNumber(value: string | undefined): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	const number = Number(value);
+	return Number.isFinite(number) && number >= 0 ? number : undefined;
+}
+
+/** The rate-limit headers of one answer (absent or unreadable ones are left out). */
+export function readLimitSignal(
+	header: (name: string) => string | undefined,
+	statusCode: number | undefined,
+): LimitSignal {
+	const limit = headerNumber(header('ratelimit-limit'));
+	return {
+		limit: limit !== undefined && limit >= 1 ? Math.floor(limit) : undefined,
+		remaining: headerNumber(header('ratelimit-remaining')),
+		rateLimited: statusCode === 429,
+	};
+}
+
+/** The service's documented limit, until an answer announces one. */
+export const DEFAULT_LIMIT = 5;
+/** A 429 keeps this share of the rate. */
+export const DECREASE_FACTOR = 0.5;
+/** Each answer that found room in the account's window adds this share of the limit. */
+export const INCREASE_SHARE = 0.01;
+/** The rate never falls below this share of the limit (a request every 20 s at 5/s). */
+export const MIN_RATE_SHARE = 0.01;
+
+export class SharedRate {
+	/** Requests per window the service allows (announced in `ratelimit-limit`). */
+	limit: number;
+	/** Requests per window this process allows itself: at most `limit`. */
+	rate: number;
+	private lastCutAt = -Infinity;
+
+	constructor(
+		limit = DEFAULT_LIMIT,
+		readonly windowMs = 1000,
+	) {
+		this.limit = limit;
+		this.rate = limit;
+	}
+
+	/** The least time between two starts: none at the limit (the pacer keeps the limit). */
+	get spacingMs(): number {
+		return this.rate >= this.limit ? 0 : this.windowMs / this.rate;
+	}
+
+	/** Takes in one answer's rate-limit headers. */
+	observe(signal: LimitSignal, now: number): void {
+		if (signal.limit !== undefined && signal.limit !== this.limit) {
+			this.rate = Math.min(signal.limit, (this.rate * signal.limit) / this.limit);
+			this.limit = signal.limit;
+		}
+		if (signal.rateLimited) {
+			// One cut per window: the 429s of one overfull window are one signal.
+			if (now - this.lastCutAt < this.windowMs) return;
+			this.lastCutAt = now;
+			this.rate = Math.max(MIN_RATE_SHARE * this.limit, this.rate * DECREASE_FACTOR);
+		} else if (signal.remaining === undefined || signal.remaining > 0) {
+			this.rate = Math.min(this.limit, this.rate + INCREASE_SHARE * this.limit);
+		}
+	}
+}

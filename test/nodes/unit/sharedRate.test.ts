@@ -1,0 +1,99 @@
+import {
+	DECREASE_FACTOR,
+	INCREASE_SHARE,
+	MIN_RATE_SHARE,
+	readLimitSignal,
+	SharedRate,
+} from '../../../nodes/Fillout/helpers/sharedRate';
+
+const ok = (remaining: number) => ({ limit: 5, remaining, rateLimited: false });
+const refused = { limit: 5, remaining: 0, rateLimited: true };
+
+describe('readLimitSignal', () => {
+	it('reads the announced limit and what remains, and marks a 429', () => {
+		const headers: Record<string, string> = {
+			'ratelimit-limit': '10',
+			'ratelimit-remaining': '2',
+			'ratelimit-reset': '1',
+		};
+		expect(readLimitSignal((name) => headers[name], 200)).toEqual({
+			limit: 10,
+			remaining: 2,
+			rateLimited: false,
+		});
+		expect(readLimitSignal(() => undefined, 429)).toEqual({
+			limit: undefined,
+			remaining: undefined,
+			rateLimited: true,
+		});
+	});
+
+	it('leaves out unreadable values and a limit below one request', () => {
+		for (const limit of ['x', '0', '-3', '']) {
+			const headers: Record<string, string> = { 'ratelimit-limit': limit, 'ratelimit-remaining': 'y' };
+			expect(readLimitSignal((name) => headers[name], 200)).toEqual({
+				limit: undefined,
+				remaining: undefined,
+				rateLimited: false,
+			});
+		}
+	});
+});
+
+describe('SharedRate (additive increase, multiplicative decrease)', () => {
+	it('starts at the limit with no spacing: one process alone is paced by the pacer only', () => {
+		const rate = new SharedRate();
+		expect(rate.rate).toBe(5);
+		expect(rate.spacingMs).toBe(0);
+		// Answers that fill the window itself (remaining 0) never slow it down.
+		for (let i = 0; i < 50; i++) rate.observe(ok(i % 5 === 4 ? 0 : 4 - (i % 5)), i * 200);
+		expect(rate.rate).toBe(5);
+		expect(rate.spacingMs).toBe(0);
+	});
+
+	it('halves on a 429, once per window however many 429s that window drew', () => {
+		const rate = new SharedRate();
+		rate.observe(refused, 0);
+		expect(rate.rate).toBe(5 * DECREASE_FACTOR);
+		expect(rate.spacingMs).toBe(1000 / 2.5);
+		rate.observe(refused, 500);
+		rate.observe(refused, 999);
+		expect(rate.rate).toBe(2.5);
+		rate.observe(refused, 1000);
+		expect(rate.rate).toBe(1.25);
+	});
+
+	it('adds a share of the limit for each answer that found room, not for a full window', () => {
+		const rate = new SharedRate();
+		rate.observe(refused, 0);
+		rate.observe(ok(3), 10);
+		expect(rate.rate).toBeCloseTo(2.5 + INCREASE_SHARE * 5, 10);
+		rate.observe(ok(0), 20);
+		expect(rate.rate).toBeCloseTo(2.5 + INCREASE_SHARE * 5, 10);
+		// No headers at all (a service that sends none): room assumed.
+		rate.observe({ rateLimited: false }, 30);
+		expect(rate.rate).toBeCloseTo(2.5 + 2 * INCREASE_SHARE * 5, 10);
+		for (let i = 0; i < 1000; i++) rate.observe(ok(1), 40 + i);
+		expect(rate.rate).toBe(5);
+	});
+
+	it('never falls below its floor, so a refused request is still tried again', () => {
+		const rate = new SharedRate();
+		for (let window = 0; window < 40; window++) rate.observe(refused, window * 1000);
+		expect(rate.rate).toBe(MIN_RATE_SHARE * 5);
+		expect(rate.spacingMs).toBe(20_000);
+	});
+
+	it('takes the limit the service announces as its ceiling, keeping its share of it', () => {
+		const rate = new SharedRate();
+		rate.observe(refused, 0); // 2.5 of 5: half
+		rate.observe({ limit: 10, remaining: 4, rateLimited: false }, 10);
+		expect(rate.limit).toBe(10);
+		expect(rate.rate).toBeCloseTo(5 + INCREASE_SHARE * 10, 10);
+		for (let i = 0; i < 1000; i++) rate.observe({ limit: 10, remaining: 1, rateLimited: false }, 20 + i);
+		expect(rate.rate).toBe(10);
+		rate.observe({ limit: 2, remaining: 1, rateLimited: false }, 2000);
+		expect(rate.limit).toBe(2);
+		expect(rate.rate).toBe(2);
+	});
+});
