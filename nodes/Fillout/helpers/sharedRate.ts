@@ -1,10 +1,10 @@
 /**
  * The request rate this process allows itself on one Fillout key that other processes may
- * share: additive increase, multiplicative decrease. A 429 halves it (once per window); an
- * answer that found room in the account's window (`ratelimit-remaining` above 0) raises it
- * by 1 % of the limit the service announces (`ratelimit-limit`), which is its ceiling. One
+ * share: additive increase, multiplicative decrease. A 429 cuts it by 30 % (once per
+ * window); every other answer raises it by 0.3 % of the announced limit (`ratelimit-limit`,
+ * its ceiling) for each request the window still had free (`ratelimit-remaining`). One
  * process alone never draws a 429 (the pacer keeps it within the limit), so it stays at the
- * ceiling. Why this converges: docs/rate-limits.md. Pure: times are passed in.
+ * ceiling. Why this converges, and what it cannot do: docs/rate-limits.md.
  */
 
 export interface LimitSignal {
@@ -39,9 +39,9 @@ export function readLimitSignal(
 /** The service's documented limit, until an answer announces one. */
 export const DEFAULT_LIMIT = 5;
 /** A 429 keeps this share of the rate. */
-export const DECREASE_FACTOR = 0.5;
-/** Each answer that found room in the account's window adds this share of the limit. */
-export const INCREASE_SHARE = 0.01;
+export const DECREASE_FACTOR = 0.7;
+/** Each answer adds this share of the limit for each request its window still had free. */
+export const INCREASE_SHARE = 0.003;
 /** The rate never falls below this share of the limit (a request every 20 s at 5/s). */
 export const MIN_RATE_SHARE = 0.01;
 
@@ -76,8 +76,10 @@ export class SharedRate {
 			if (now - this.lastCutAt < this.windowMs) return;
 			this.lastCutAt = now;
 			this.rate = Math.max(MIN_RATE_SHARE * this.limit, this.rate * DECREASE_FACTOR);
-		} else if (signal.remaining === undefined || signal.remaining > 0) {
-			this.rate = Math.min(this.limit, this.rate + INCREASE_SHARE * this.limit);
+		} else {
+			// Without the header (a service that sends none), as if one request were free.
+			const free = signal.remaining ?? 1;
+			this.rate = Math.min(this.limit, this.rate + INCREASE_SHARE * this.limit * free);
 		}
 	}
 }

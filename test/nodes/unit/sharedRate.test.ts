@@ -51,28 +51,32 @@ describe('SharedRate (additive increase, multiplicative decrease)', () => {
 		expect(rate.spacingMs).toBe(0);
 	});
 
-	it('halves on a 429, once per window however many 429s that window drew', () => {
+	it('cuts on a 429 by a constant factor, once per window however many 429s that window drew', () => {
 		const rate = new SharedRate();
 		rate.observe(refused, 0);
-		expect(rate.rate).toBe(5 * DECREASE_FACTOR);
-		expect(rate.spacingMs).toBe(1000 / 2.5);
+		expect(DECREASE_FACTOR).toBeLessThan(1);
+		expect(rate.rate).toBeCloseTo(5 * DECREASE_FACTOR, 10);
+		expect(rate.spacingMs).toBeCloseTo(1000 / (5 * DECREASE_FACTOR), 6);
 		rate.observe(refused, 500);
 		rate.observe(refused, 999);
-		expect(rate.rate).toBe(2.5);
+		expect(rate.rate).toBeCloseTo(5 * DECREASE_FACTOR, 10);
 		rate.observe(refused, 1000);
-		expect(rate.rate).toBe(1.25);
+		expect(rate.rate).toBeCloseTo(5 * DECREASE_FACTOR ** 2, 10);
 	});
 
-	it('adds a share of the limit for each answer that found room, not for a full window', () => {
+	it('adds a share of the limit for each request the window still had free', () => {
 		const rate = new SharedRate();
 		rate.observe(refused, 0);
+		const cut = 5 * DECREASE_FACTOR;
+		const step = INCREASE_SHARE * 5;
+		expect(step).toBeGreaterThan(0);
 		rate.observe(ok(3), 10);
-		expect(rate.rate).toBeCloseTo(2.5 + INCREASE_SHARE * 5, 10);
-		rate.observe(ok(0), 20);
-		expect(rate.rate).toBeCloseTo(2.5 + INCREASE_SHARE * 5, 10);
-		// No headers at all (a service that sends none): room assumed.
+		expect(rate.rate).toBeCloseTo(cut + 3 * step, 10);
+		rate.observe(ok(0), 20); // the window full: nothing added, nothing taken
+		expect(rate.rate).toBeCloseTo(cut + 3 * step, 10);
+		// No headers at all (a service that sends none): as if one request were free.
 		rate.observe({ rateLimited: false }, 30);
-		expect(rate.rate).toBeCloseTo(2.5 + 2 * INCREASE_SHARE * 5, 10);
+		expect(rate.rate).toBeCloseTo(cut + 4 * step, 10);
 		for (let i = 0; i < 1000; i++) rate.observe(ok(1), 40 + i);
 		expect(rate.rate).toBe(5);
 	});
@@ -86,10 +90,11 @@ describe('SharedRate (additive increase, multiplicative decrease)', () => {
 
 	it('takes the limit the service announces as its ceiling, keeping its share of it', () => {
 		const rate = new SharedRate();
-		rate.observe(refused, 0); // 2.5 of 5: half
+		rate.observe(refused, 0);
 		rate.observe({ limit: 10, remaining: 4, rateLimited: false }, 10);
 		expect(rate.limit).toBe(10);
-		expect(rate.rate).toBeCloseTo(5 + INCREASE_SHARE * 10, 10);
+		// The same share of the new limit, then 4 free requests' worth of it.
+		expect(rate.rate).toBeCloseTo(10 * DECREASE_FACTOR + 4 * INCREASE_SHARE * 10, 10);
 		for (let i = 0; i < 1000; i++) rate.observe({ limit: 10, remaining: 1, rateLimited: false }, 20 + i);
 		expect(rate.rate).toBe(10);
 		rate.observe({ limit: 2, remaining: 1, rateLimited: false }, 2000);
