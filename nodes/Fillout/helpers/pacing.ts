@@ -45,9 +45,9 @@ export class SlidingWindowPacer {
 	 * the same slot. `now` comes from a monotonic clock (performance.now()).
 	 */
 	reserve(now: number, spacingMs = 0): { waitMs: number; slot: PacerSlot } {
-		// Finished requests older than a window no longer count; in-flight ones always do.
+		// Finished requests older than two windows no longer count; in-flight ones always do.
 		this.slots = this.slots.filter(
-			(slot) => slot.end === undefined || slot.end > now - this.windowMs,
+			(slot) => slot.end === undefined || slot.end > now - 2 * this.windowMs,
 		);
 		let start = Math.max(now, this.lastStart + spacingMs);
 		const latest = this.slots.map((slot) => this.latestArrival(slot)).sort((a, b) => b - a);
@@ -56,6 +56,11 @@ export class SlidingWindowPacer {
 		this.slots.push(slot);
 		this.lastStart = start;
 		return { waitMs: start - now, slot };
+	}
+
+	/** This process's requests in flight or answered after `since`. */
+	ownSince(since: number): number {
+		return this.slots.filter((slot) => slot.end === undefined || slot.end > since).length;
 	}
 
 	/** Records when the request's answer (or failure) came back. */

@@ -1,10 +1,10 @@
 /**
  * The request rate this process allows itself on one Fillout key that other processes may
- * share: additive increase, multiplicative decrease. A 429 cuts it by 30 % (once per
- * window); every other answer raises it by 0.3 % of the announced limit (`ratelimit-limit`,
- * its ceiling) for each request the window still had free (`ratelimit-remaining`). One
- * process alone never draws a 429 (the pacer keeps it within the limit), so it stays at the
- * ceiling. Why this converges, and what it cannot do: docs/rate-limits.md.
+ * share: additive increase, multiplicative decrease. A 429 cuts it by 30 % (60 % at the
+ * ceiling; once per window); every other answer raises it by 0.3 % of the announced limit
+ * (`ratelimit-limit`, the ceiling) per request its window had free (`ratelimit-remaining`).
+ * One process alone never draws a 429 (the pacer keeps it within the limit), so it stays
+ * at the ceiling. Why this converges, and what it cannot do: docs/rate-limits.md.
  */
 
 export interface LimitSignal {
@@ -38,8 +38,10 @@ export function readLimitSignal(
 
 /** The service's documented limit, until an answer announces one. */
 export const DEFAULT_LIMIT = 5;
-/** A 429 keeps this share of the rate. */
+/** A 429 keeps this share of the rate… */
 export const DECREASE_FACTOR = 0.7;
+/** …and this share of the limit the first time (at the limit: others just showed up). */
+export const FIRST_DECREASE_FACTOR = 0.4;
 /** Each answer adds this share of the limit for each request its window still had free. */
 export const INCREASE_SHARE = 0.003;
 /** The rate never falls below this share of the limit (a request every 20 s at 5/s). */
@@ -75,7 +77,8 @@ export class SharedRate {
 			// One cut per window: the 429s of one overfull window are one signal.
 			if (now - this.lastCutAt < this.windowMs) return;
 			this.lastCutAt = now;
-			this.rate = Math.max(MIN_RATE_SHARE * this.limit, this.rate * DECREASE_FACTOR);
+			const keep = this.rate >= this.limit ? FIRST_DECREASE_FACTOR : DECREASE_FACTOR;
+			this.rate = Math.max(MIN_RATE_SHARE * this.limit, this.rate * keep);
 		} else {
 			// Without the header (a service that sends none), as if one request were free.
 			const free = signal.remaining ?? 1;

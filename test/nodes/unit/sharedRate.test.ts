@@ -1,5 +1,6 @@
 import {
 	DECREASE_FACTOR,
+	FIRST_DECREASE_FACTOR,
 	INCREASE_SHARE,
 	MIN_RATE_SHARE,
 	readLimitSignal,
@@ -51,23 +52,25 @@ describe('SharedRate (additive increase, multiplicative decrease)', () => {
 		expect(rate.spacingMs).toBe(0);
 	});
 
-	it('cuts on a 429 by a constant factor, once per window however many 429s that window drew', () => {
+	it('cuts on a 429 by a constant factor (deeper at the ceiling), once per window however many 429s that window drew', () => {
 		const rate = new SharedRate();
-		rate.observe(refused, 0);
+		expect(FIRST_DECREASE_FACTOR).toBeLessThan(DECREASE_FACTOR);
 		expect(DECREASE_FACTOR).toBeLessThan(1);
-		expect(rate.rate).toBeCloseTo(5 * DECREASE_FACTOR, 10);
-		expect(rate.spacingMs).toBeCloseTo(1000 / (5 * DECREASE_FACTOR), 6);
+		rate.observe(refused, 0);
+		const first = 5 * FIRST_DECREASE_FACTOR;
+		expect(rate.rate).toBeCloseTo(first, 10);
+		expect(rate.spacingMs).toBeCloseTo(1000 / first, 6);
 		rate.observe(refused, 500);
 		rate.observe(refused, 999);
-		expect(rate.rate).toBeCloseTo(5 * DECREASE_FACTOR, 10);
+		expect(rate.rate).toBeCloseTo(first, 10);
 		rate.observe(refused, 1000);
-		expect(rate.rate).toBeCloseTo(5 * DECREASE_FACTOR ** 2, 10);
+		expect(rate.rate).toBeCloseTo(first * DECREASE_FACTOR, 10);
 	});
 
 	it('adds a share of the limit for each request the window still had free', () => {
 		const rate = new SharedRate();
 		rate.observe(refused, 0);
-		const cut = 5 * DECREASE_FACTOR;
+		const cut = 5 * FIRST_DECREASE_FACTOR;
 		const step = INCREASE_SHARE * 5;
 		expect(step).toBeGreaterThan(0);
 		rate.observe(ok(3), 10);
@@ -94,7 +97,7 @@ describe('SharedRate (additive increase, multiplicative decrease)', () => {
 		rate.observe({ limit: 10, remaining: 4, rateLimited: false }, 10);
 		expect(rate.limit).toBe(10);
 		// The same share of the new limit, then 4 free requests' worth of it.
-		expect(rate.rate).toBeCloseTo(10 * DECREASE_FACTOR + 4 * INCREASE_SHARE * 10, 10);
+		expect(rate.rate).toBeCloseTo(10 * FIRST_DECREASE_FACTOR + 4 * INCREASE_SHARE * 10, 10);
 		for (let i = 0; i < 1000; i++) rate.observe({ limit: 10, remaining: 1, rateLimited: false }, 20 + i);
 		expect(rate.rate).toBe(10);
 		rate.observe({ limit: 2, remaining: 1, rateLimited: false }, 2000);
