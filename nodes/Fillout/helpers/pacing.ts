@@ -51,7 +51,8 @@ export class SlidingWindowPacer {
 		);
 		let start = Math.max(now, this.lastStart + spacingMs);
 		const latest = this.slots.map((slot) => this.latestArrival(slot)).sort((a, b) => b - a);
-		if (latest.length >= this.limit) start = Math.max(start, latest[this.limit - 1] + this.windowMs);
+		if (latest.length >= this.limit)
+			start = Math.max(start, latest[this.limit - 1] + this.windowMs);
 		const slot: PacerSlot = { start };
 		this.slots.push(slot);
 		this.lastStart = start;

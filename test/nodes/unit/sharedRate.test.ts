@@ -30,8 +30,16 @@ describe('readLimitSignal', () => {
 	});
 
 	it('leaves out unreadable values and a limit below one request', () => {
-		for (const limit of ['x', '0', '-3', '']) {
-			const headers: Record<string, string> = { 'ratelimit-limit': limit, 'ratelimit-remaining': 'y' };
+		for (const [limit, remaining] of [
+			['x', 'y'],
+			['0', ''],
+			['-3', ' '],
+			['', '-1'],
+		]) {
+			const headers: Record<string, string> = {
+				'ratelimit-limit': limit,
+				'ratelimit-remaining': remaining,
+			};
 			expect(readLimitSignal((name) => headers[name], 200)).toEqual({
 				limit: undefined,
 				remaining: undefined,
@@ -98,7 +106,8 @@ describe('SharedRate (additive increase, multiplicative decrease)', () => {
 		expect(rate.limit).toBe(10);
 		// The same share of the new limit, then 4 free requests' worth of it.
 		expect(rate.rate).toBeCloseTo(10 * FIRST_DECREASE_FACTOR + 4 * INCREASE_SHARE * 10, 10);
-		for (let i = 0; i < 1000; i++) rate.observe({ limit: 10, remaining: 1, rateLimited: false }, 20 + i);
+		for (let i = 0; i < 1000; i++)
+			rate.observe({ limit: 10, remaining: 1, rateLimited: false }, 20 + i);
 		expect(rate.rate).toBe(10);
 		rate.observe({ limit: 2, remaining: 1, rateLimited: false }, 2000);
 		expect(rate.limit).toBe(2);
