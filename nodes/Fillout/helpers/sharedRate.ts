@@ -74,6 +74,8 @@ export class SharedRate {
 			this.limit = signal.limit;
 		}
 		if (signal.rateLimited) {
+			// A 429 that leaves room in the window was not about the window: no cut.
+			if (signal.remaining !== undefined && signal.remaining > 0) return;
 			// One cut per window: the 429s of one overfull window are one signal.
 			if (now - this.lastCutAt < this.windowMs) return;
 			this.lastCutAt = now;

@@ -92,6 +92,17 @@ describe('SharedRate (additive increase, multiplicative decrease)', () => {
 		expect(rate.rate).toBe(5);
 	});
 
+	it('leaves the rate alone on a 429 that says the window still has room (another limit)', () => {
+		const rate = new SharedRate();
+		rate.observe({ limit: 5, remaining: 3, rateLimited: true }, 0);
+		expect(rate.rate).toBe(5);
+		rate.observe(refused, 10);
+		const cut = rate.rate;
+		expect(cut).toBeLessThan(5);
+		rate.observe({ limit: 5, remaining: 3, rateLimited: true }, 2000);
+		expect(rate.rate).toBe(cut);
+	});
+
 	it('never falls below its floor, so a refused request is still tried again', () => {
 		const rate = new SharedRate();
 		for (let window = 0; window < 40; window++) rate.observe(refused, window * 1000);
