@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tool: samples the sandbox's counters on a timer (setInterval) */
 /**
- * Queue mode, scenario 1: three exports of the same form with one API key, started
- * together as manual runs that n8n offloads to its workers (two of them), against the
- * sandbox at 5 requests/s +80 ms. Each worker paces itself; they know of each other only
- * through Fillout's rate-limit answers (nodes/Fillout/helpers/sharedLimit.ts).
+ * Queue mode, scenario 1: three exports (QUEUE_EXPORTS for another number) of the same
+ * form with one API key, started together as manual runs that n8n offloads to its workers
+ * (two of them), against the sandbox at 5 requests/s +80 ms. Each worker paces itself;
+ * they know of each other only through Fillout's rate-limit answers
+ * (nodes/Fillout/helpers/sharedRate.ts).
  */
 import {
 	NODE_NAMES,
@@ -17,7 +18,7 @@ import { timedOf, waitForEnd, type TimedRun } from './measure';
 import { requestFloor } from './stats';
 import { BENCH_NODES, filloutExportWorkflow, PAGE_SIZE } from './workflows';
 
-const EXPORTS = 3;
+const EXPORTS = Number(process.env.QUEUE_EXPORTS ?? 3);
 const RATE_LIMIT = 5;
 const WARM_UP_SUBMISSIONS = 20;
 const STATS_SAMPLE_MS = 250;

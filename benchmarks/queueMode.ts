@@ -1,10 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark tool: a temp folder for the cluster (node:fs/os/path) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tool: a temp folder for the cluster (node:fs/os/path), QUEUE_TRIGGER from the environment */
 /**
  * `npm run bench -- --only queue`: the package in n8n's queue mode (test/e2e/lib/queueMode.ts:
  * Postgres, Redis, one main, two workers, one webhook processor, the packed package),
  * against the sandbox at 5 requests/s +80 ms. The cluster starts once with two workers:
  * three exports sharing one key, then the trigger with both workers; then the second
- * worker is stopped and the trigger runs again with one.
+ * worker is stopped and the trigger runs again with one. QUEUE_TRIGGER=0 leaves the
+ * trigger out (QUEUE_EXPORTS in queueExport.ts sets the number of exports).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +55,14 @@ async function runScenarios(
 	);
 	log(sharedExportTable(exports));
 	const triggers: QueueTriggerFigures[] = [];
+	if (process.env.QUEUE_TRIGGER === '0') {
+		return {
+			exports,
+			triggers,
+			webhookProcessor: state.webhook.url,
+			n8nNodeBinary: state.main.install.nodeBinary,
+		};
+	}
 	triggers.push(await runQueueTrigger({ client, control, workers: state.workers, sizes, log }));
 	log(`queue trigger: stopping worker 2 (pid ${state.workers[1].pid})`);
 	await stopProcessGroup(state.workers[1].pid, { timeoutMs: 30_000 });

@@ -189,9 +189,10 @@ async function sharedKeySection(
 	args: ReturnType<typeof parseArgs>,
 	log: (line: string) => void,
 ): Promise<string> {
-	const rows = await runSharedKeyBench(args.sizes.exportCount, log);
+	const count = Number(process.env.SHARED_KEY_SUBMISSIONS ?? args.sizes.exportCount);
+	const rows = await runSharedKeyBench(count, log);
 	return [
-		`Shared key: ${args.sizes.exportCount} submissions exported by separate node processes (the node in n8n-core's engine), one API key, sandbox at ${RATE_LIMIT} requests/s +${LATENCY_MS} ms${args.quick ? ' (QUICK)' : ''}. Wall = the longest export from their common start; floor = 1 process: the request floor, N processes: N × requests / ${RATE_LIMIT} per s.`,
+		`Shared key: ${count} submissions exported by separate node processes (the node in n8n-core's engine), one API key, sandbox at ${RATE_LIMIT} requests/s +${LATENCY_MS} ms${args.quick ? ' (QUICK)' : ''}. Wall = the longest export from their common start; floor = 1 process: the request floor, N processes: N × requests / ${RATE_LIMIT} per s.`,
 		'',
 		sharedKeyTable(rows),
 		'',

@@ -3,9 +3,10 @@
  * `npm run bench -- --only shared-key`: several OS processes exporting with one API key
  * (as n8n workers in queue mode do), each running the node in n8n-core's engine
  * (test/sharedKey), against the sandbox at 5 requests/s and +80 ms. Side by side in one
- * run, this code and the code before the last change to the shared-account rule: 1
+ * run, this code and the code before the last change to the shared-key rule: 1
  * export alone, 3 in 3 processes (1+1+1), and 3 in 2 processes (2+1: two executions in
- * one process, as on a queue-mode worker).
+ * one process, as on a queue-mode worker). SHARED_KEY_SPLITS (JSON, e.g. [[5,5,5,5]])
+ * picks other layouts, SHARED_KEY_SUBMISSIONS another form size.
  * The queue-mode version (real n8n main and workers) comes with the queue-mode tier.
  */
 import { execFileSync } from 'node:child_process';
@@ -21,7 +22,9 @@ const RATE_LIMIT = 5;
 const LATENCY_MS = 80;
 const PAGE = 150;
 /** Exports per process: alone; 3 processes; 2 processes, one running two exports. */
-const SPLITS = [[1], [1, 1, 1], [2, 1]];
+const SPLITS: number[][] = process.env.SHARED_KEY_SPLITS
+	? (JSON.parse(process.env.SHARED_KEY_SPLITS) as number[][])
+	: [[1], [1, 1, 1], [2, 1]];
 
 export interface SharedKeyRow {
 	variant: string;
@@ -44,7 +47,14 @@ export interface SharedKeyRow {
 function extractBefore(): { dir: string; commit: string } {
 	const git = (...args: string[]) =>
 		execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-	const changed = git('log', '--format=%H', '-1', '--', 'nodes/Fillout/helpers/sharedLimit.ts');
+	const changed = git(
+		'log',
+		'--format=%H',
+		'-1',
+		'--',
+		'nodes/Fillout/helpers/sharedRate.ts',
+		'nodes/Fillout/helpers/sharedLimit.ts',
+	);
 	const commit = git('rev-parse', '--short', process.env.SHARED_KEY_BEFORE ?? `${changed}^`);
 	// Inside the clone, so that the copy resolves n8n-workflow from its node_modules.
 	mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true });

@@ -25,9 +25,10 @@ export interface PacerSlot {
 
 export class SlidingWindowPacer {
 	private slots: PacerSlot[] = [];
+	private lastStart = -Infinity;
 
 	constructor(
-		readonly limit = FILLOUT_REQUESTS_PER_WINDOW,
+		public limit = FILLOUT_REQUESTS_PER_WINDOW,
 		readonly windowMs = FILLOUT_WINDOW_MS + CLOCK_MARGIN_MS,
 		readonly inFlightMarginMs = IN_FLIGHT_MARGIN_MS,
 	) {}
@@ -38,27 +39,29 @@ export class SlidingWindowPacer {
 	}
 
 	/**
-	 * Reserves the earliest start allowed at or after `now` and returns it with how long
-	 * to wait. Reserving synchronously is what keeps concurrent callers (several
-	 * executions sharing one credential) from taking the same slot. `now` comes from a
-	 * monotonic clock (performance.now()).
+	 * Reserves the earliest start allowed at or after `now`, at least `spacingMs` after the
+	 * last one reserved, and returns it with how long to wait. Reserving synchronously is
+	 * what keeps concurrent callers (several executions sharing one credential) from taking
+	 * the same slot. `now` comes from a monotonic clock (performance.now()).
 	 */
-	reserve(now: number): { waitMs: number; slot: PacerSlot } {
-		// Finished requests older than a window no longer count; in-flight ones always do.
+	reserve(now: number, spacingMs = 0): { waitMs: number; slot: PacerSlot } {
+		// Finished requests older than two windows no longer count; in-flight ones always do.
 		this.slots = this.slots.filter(
-			(slot) => slot.end === undefined || slot.end > now - this.windowMs,
+			(slot) => slot.end === undefined || slot.end > now - 2 * this.windowMs,
 		);
-		let start = now;
+		let start = Math.max(now, this.lastStart + spacingMs);
 		const latest = this.slots.map((slot) => this.latestArrival(slot)).sort((a, b) => b - a);
-		if (latest.length >= this.limit) start = Math.max(now, latest[this.limit - 1] + this.windowMs);
+		if (latest.length >= this.limit)
+			start = Math.max(start, latest[this.limit - 1] + this.windowMs);
 		const slot: PacerSlot = { start };
 		this.slots.push(slot);
+		this.lastStart = start;
 		return { waitMs: start - now, slot };
 	}
 
-	/** Gives back a slot whose request was not sent after all. */
-	release(slot: PacerSlot): void {
-		this.slots = this.slots.filter((one) => one !== slot);
+	/** This process's requests in flight or answered after `since`. */
+	ownSince(since: number): number {
+		return this.slots.filter((slot) => slot.end === undefined || slot.end > since).length;
 	}
 
 	/** Records when the request's answer (or failure) came back. */

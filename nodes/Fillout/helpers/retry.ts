@@ -46,14 +46,15 @@ export function networkFailureOf(error: unknown): AttemptFailure {
 export interface RetryCounts {
 	rateLimited: number;
 	transient: number;
-	/** Milliseconds spent since the first attempt (waits included). */
+	/** Milliseconds since the first attempt, less the waits for this process's own pacing. */
 	elapsedMs: number;
 }
 
 /**
  * A 429 is retried for as long as this lasts from the first attempt, not a fixed number
  * of times: with several processes on one key a busy account can refuse a request a few
- * times in a row, and it will serve it once the others' share passes.
+ * times in a row, and it will serve it once the others' share passes. Waiting for this
+ * process's own (slowed) pacing does not count: it is not the service refusing.
  */
 export const RATE_LIMIT_BUDGET_MS = 60_000;
 /** The random part added to retry-after grows with each 429, up to this. */

@@ -14,7 +14,7 @@ import { apiRootForRegion, normalizeApiRoot } from '../helpers/apiRoot';
 import type { FailureContext, ServiceFailure } from '../helpers/failures';
 import type { FormMetadata } from '../helpers/interfaces';
 import { SlidingWindowPacer } from '../helpers/pacing';
-import { readLimitSignal, SharedAccountGauge } from '../helpers/sharedLimit';
+import { readLimitSignal, SharedRate } from '../helpers/sharedRate';
 import type { RequestSafety, RetryCounts } from '../helpers/retry';
 import {
 	deletedByEarlierAttempt,
@@ -25,9 +25,9 @@ import {
 import { filloutError } from '../shared/nodeErrors';
 
 /**
- * The only code that talks to Fillout. Every request is paced (5 per second per
- * credential), retried when that is safe, and its failures are turned into errors
- * that never carry the request's headers.
+ * The only code that talks to Fillout. Every request is paced (per credential, within
+ * the limit the service announces), retried when that is safe, and its failures are
+ * turned into errors that never carry the request's headers.
  */
 
 export type FilloutContext =
@@ -77,11 +77,11 @@ export async function resolveApiRoot(ctx: FilloutContext): Promise<string> {
 
 /**
  * How one credential's requests are paced in this process: the pacer keeps this process
- * within the limit, the gauge slows it down when other processes use the same account.
+ * within the limit, the rate slows it down when other processes use the same account.
  */
 interface Pacing {
 	pacer: SlidingWindowPacer;
-	gauge: SharedAccountGauge;
+	rate: SharedRate;
 }
 
 /** One per credential and API root, shared by every execution in this process. */
@@ -96,27 +96,18 @@ function pacingFor(
 	const key = `${credentialType}\n${credential?.id ?? credential?.name ?? ''}\n${apiRoot}`;
 	let pacing = pacings.get(key);
 	if (!pacing) {
-		pacing = { pacer: new SlidingWindowPacer(), gauge: new SharedAccountGauge() };
+		pacing = { pacer: new SlidingWindowPacer(), rate: new SharedRate() };
 		pacings.set(key, pacing);
 	}
 	return pacing;
 }
 
-/**
- * Waits until both the account (other processes) and this process's pacer allow a start.
- * The account is asked again as the request leaves: while this one waited for the pacer,
- * another execution of this process may have sent, or an answer may have filled the window.
- */
-async function waitForTurn({ pacer, gauge }: Pacing) {
-	for (;;) {
-		const accountWait = gauge.earliestStart(performance.now()) - performance.now();
-		if (accountWait > 0) await sleep(accountWait);
-		const { waitMs, slot } = pacer.reserve(performance.now());
-		if (waitMs > 0) await sleep(waitMs);
-		const now = performance.now();
-		if (gauge.earliestStart(now) <= now) return { slot, sent: gauge.send(now) };
-		pacer.release(slot);
-	}
+/** Waits for a start within the announced limit and this process's shared-key rate. */
+async function waitForTurn({ pacer, rate }: Pacing) {
+	pacer.limit = rate.limit;
+	const { waitMs, slot } = pacer.reserve(performance.now(), rate.spacingMs);
+	if (waitMs > 0) await sleep(waitMs);
+	return { slot, waitMs };
 }
 
 /**
@@ -129,11 +120,8 @@ export async function pacedForApi<T>(
 	send: () => Promise<T>,
 ): Promise<T> {
 	const pacing = pacingFor(ctx, credentialTypeOf(ctx), apiRoot);
-	const { slot, sent } = await waitForTurn(pacing);
-	return await send().finally(() => {
-		pacing.pacer.finish(slot, performance.now());
-		pacing.gauge.abandon(sent);
-	});
+	const { slot } = await waitForTurn(pacing);
+	return await send().finally(() => pacing.pacer.finish(slot, performance.now()));
 }
 
 export interface FilloutRequest {
@@ -194,9 +182,12 @@ export async function sendFilloutRequest<T>(
 	const firstAttemptAt = performance.now();
 	const counts: RetryCounts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
 	const earlierFailures: ServiceFailure[] = [];
+	// The 429 budget counts the service's refusals, not this process's own queueing.
+	let pacedMs = 0;
 
 	for (let attempt = 1; ; attempt++) {
-		const { slot, sent } = await waitForTurn(pacing);
+		const { slot, waitMs } = await waitForTurn(pacing);
+		pacedMs += waitMs;
 
 		const options: IHttpRequestOptions = {
 			method: request.method,
@@ -215,9 +206,8 @@ export async function sendFilloutRequest<T>(
 				.call(ctx, credentialType, options)
 				.finally(() => pacing.pacer.finish(slot, performance.now()))) as FullResponse;
 			const headers = response.headers ?? {};
-			pacing.gauge.observe(
+			pacing.rate.observe(
 				readLimitSignal((name) => headerValue(headers, name), response.statusCode),
-				sent,
 				performance.now(),
 			);
 			if (response.statusCode >= 200 && response.statusCode < 300) {
@@ -230,11 +220,10 @@ export async function sendFilloutRequest<T>(
 				retryAfter: headerValue(headers, 'retry-after'),
 			};
 		} catch (error) {
-			pacing.gauge.abandon(sent);
 			failure = networkFailureOf(error);
 		}
 
-		counts.elapsedMs = performance.now() - firstAttemptAt;
+		counts.elapsedMs = performance.now() - firstAttemptAt - pacedMs;
 		const decision = retryDecision(failure, safety, counts, Date.now());
 		if (!decision.retry) return { ok: false, failure, attempts: attempt, apiRoot, earlierFailures };
 		earlierFailures.push(failure);

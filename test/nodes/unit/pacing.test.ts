@@ -25,12 +25,19 @@ describe('SlidingWindowPacer', () => {
 		}
 	});
 
-	it('a released slot (its request was not sent after all) no longer counts', () => {
+	it('keeps starts at least the spacing apart, concurrent callers included', () => {
 		const pacer = new SlidingWindowPacer();
-		const slots = Array.from({ length: 5 }, () => pacer.reserve(0).slot);
-		pacer.release(slots[4]);
-		expect(pacer.reserve(0).waitMs).toBe(0);
-		expect(pacer.reserve(0).waitMs).toBeGreaterThan(0);
+		const waits = Array.from({ length: 4 }, () => pacer.reserve(0, 400).waitMs);
+		expect(waits).toEqual([0, 400, 800, 1200]);
+		// Spacing counts from the last start reserved, not from now.
+		expect(pacer.reserve(2000, 400).waitMs).toBe(0);
+		expect(pacer.reserve(2100, 400).waitMs).toBe(300);
+	});
+
+	it('follows a limit changed after it was made (the service announces its own)', () => {
+		const pacer = new SlidingWindowPacer();
+		pacer.limit = 2;
+		expect(Array.from({ length: 3 }, () => pacer.reserve(0).waitMs)).toEqual([0, 0, 1110]);
 	});
 
 	it('counts a slow first request by when its answer came, not when it started', () => {

@@ -8,7 +8,7 @@
  */
 import { SlidingWindowPacer } from '../../../../nodes/Fillout/helpers/pacing';
 import { retryDecision, type RetryCounts } from '../../../../nodes/Fillout/helpers/retry';
-import { SharedAccountGauge } from '../../../../nodes/Fillout/helpers/sharedLimit';
+import { SharedRate } from '../../../../nodes/Fillout/helpers/sharedRate';
 
 export interface ModelCase {
 	/** Exports per process, e.g. [2, 1]: two processes, the first running two at once. */
@@ -19,8 +19,9 @@ export interface ModelCase {
 	/** Between start and arrival: base plus up to `latencyJitterMs` at random. */
 	latencyMs: number;
 	latencyJitterMs: number;
-	/** Between arrival and answer. */
+	/** Between arrival and answer: base plus up to `returnJitterMs` at random. */
 	serviceMs: number;
+	returnJitterMs?: number;
 	/** When each process begins, at random within this. */
 	startSpreadMs: number;
 	/** Between an answer and the export's next request (reading the page): up to this, at random. */
@@ -80,46 +81,34 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 	};
 
 	const exportsOf = spec.split.map((exports) => {
-		const pacing = {
-			pacer: new SlidingWindowPacer(),
-			gauge: new SharedAccountGauge(spec.limit, WINDOW_MS, random),
-		};
+		const pacing = { pacer: new SlidingWindowPacer(), rate: new SharedRate() };
 		return Array.from({ length: exports }, () => pacing);
 	});
-	for (const [index, { pacer, gauge }] of exportsOf.flat().entries()) {
+	for (const [index, { pacer, rate }] of exportsOf.flat().entries()) {
 		result.answered.push(0);
 		let counts: RetryCounts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
 		let firstAttemptAt = 0;
+		/** Time the request waited for this process's own pacing: not part of the 429 budget. */
+		let pacedMs = 0;
 		let failed = false;
 
 		const ready = (now: number): void => {
 			if (failed || result.answered[index] >= spec.requestsEach) return;
-			const earliest = gauge.earliestStart(now);
-			if (earliest > now) return schedule(earliest, () => ready(earliest));
-			const { waitMs, slot } = pacer.reserve(now);
+			// As the transport does: the pacer keeps the announced limit and the rate's spacing.
+			pacer.limit = rate.limit;
+			const { waitMs, slot } = pacer.reserve(now, rate.spacingMs);
 			const sentAt = now + waitMs;
+			pacedMs += waitMs;
 			schedule(sentAt, () => {
-				// As the transport does: the account is asked again as the request leaves.
-				const held = gauge.earliestStart(sentAt);
-				if (held > sentAt) {
-					pacer.release(slot);
-					return schedule(held, () => ready(held));
-				}
-				const sent = gauge.send(sentAt);
 				result.total++;
 				const arrival = sentAt + spec.latencyMs + random() * spec.latencyJitterMs;
 				schedule(arrival, () => {
 					const verdict = account.take(arrival);
-					const answeredAt = arrival + spec.serviceMs;
+					const answeredAt = arrival + spec.serviceMs + random() * (spec.returnJitterMs ?? 0);
 					schedule(answeredAt, () => {
 						pacer.finish(slot, answeredAt);
-						gauge.observe(
-							{
-								remaining: verdict.remaining,
-								resetMs: verdict.resetMs,
-								rateLimited: !verdict.allowed,
-							},
-							sent,
+						rate.observe(
+							{ limit: spec.limit, remaining: verdict.remaining, rateLimited: !verdict.allowed },
 							answeredAt,
 						);
 						result.wallMs = Math.max(result.wallMs, answeredAt);
@@ -127,11 +116,12 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 							result.answered[index]++;
 							counts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
 							firstAttemptAt = answeredAt;
+							pacedMs = 0;
 							const next = answeredAt + random() * (spec.thinkMs ?? 0);
 							return schedule(next, () => ready(next));
 						}
 						result.rateLimited++;
-						counts.elapsedMs = answeredAt - firstAttemptAt;
+						counts.elapsedMs = answeredAt - firstAttemptAt - pacedMs;
 						const decision = retryDecision(
 							{ statusCode: 429, retryAfter: String(verdict.resetMs / 1000) },
 							'repeatable',

@@ -1,0 +1,52 @@
+import {
+	control,
+	formById,
+	generate,
+	listAllSubmissions,
+	newForm,
+	resetStats,
+	runFillout,
+	useSandbox,
+} from './support';
+
+/**
+ * A plan with another rate limit: the sandbox announces 2 requests per second in
+ * `ratelimit-limit` (and enforces it). The node takes the announced limit as its ceiling
+ * instead of assuming 5, so an export, alone or three at once on one credential, draws
+ * no 429 (with 5 assumed, the third request of every second was refused).
+ */
+const sandbox = useSandbox({ rateLimit: 2 });
+
+let formId: string;
+beforeAll(async () => {
+	formId = (await newForm(sandbox())).id;
+	await generate(sandbox(), formId, { count: 700 });
+});
+
+it('an export follows the announced limit of 2 per second: every submission, no 429', async () => {
+	const { result, listRequests, rateLimited } = await listAllSubmissions(sandbox(), formId);
+	expect(result.error).toBeUndefined();
+	expect(result.items).toHaveLength(700);
+	expect(new Set(result.items.map((item) => item.json.submissionId)).size).toBe(700);
+	expect(listRequests).toBe(5);
+	expect(rateLimited).toBe(0);
+}, 30_000);
+
+it('three executions at once on one credential share the announced limit: no 429', async () => {
+	await resetStats(sandbox());
+	const runs = await Promise.all(
+		[0, 1, 2].map(
+			async () =>
+				await runFillout(sandbox(), {
+					resource: 'submission',
+					operation: 'getMany',
+					form: formById(formId),
+					returnAll: true,
+					simplify: false,
+				}),
+		),
+	);
+	const stats = await control(sandbox(), 'GET', '/stats');
+	expect(runs.map((run) => run.items.length)).toEqual([700, 700, 700]);
+	expect(stats.rateLimited).toBe(0);
+}, 30_000);
