@@ -10,23 +10,39 @@ import type { Taken } from './poll';
  */
 const POLL_BUDGET_SHARE = 0.6;
 
-/** When to stop reading and fetching; none where n8n sets no budget (before 2.41). */
-export function stopTimeOf(ctx: IPollFunctions, nowMs: number): number | undefined {
+/** Share of the budget at which every download still running is stopped. */
+const FILES_END_SHARE = 0.8;
+
+function budgetOf(ctx: IPollFunctions): number | undefined {
 	const budgetOf = (ctx as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
 	const budgetMs = typeof budgetOf === 'function' ? budgetOf.call(ctx) : undefined;
 	if (budgetMs === undefined || !Number.isFinite(budgetMs) || budgetMs <= 0) return undefined;
-	return nowMs + budgetMs * POLL_BUDGET_SHARE;
+	return budgetMs;
+}
+
+/** When to stop reading and fetching; none where n8n sets no budget (before 2.41). */
+export function stopTimeOf(ctx: IPollFunctions, nowMs: number): number | undefined {
+	const budgetMs = budgetOf(ctx);
+	return budgetMs === undefined ? undefined : nowMs + budgetMs * POLL_BUDGET_SHARE;
 }
 
 /**
- * Downloads stop at the same time as the listing, but for the first submission (all of
- * them when only in-progress ones are emitted), so that every poll moves on.
+ * Downloads start until the listing's stop time, but the first submission's always do
+ * (all of them when only in-progress ones are emitted), so that every poll moves on.
+ * Whatever still runs at 80 % of the budget is stopped and noted on its file, so no
+ * poll overruns n8n's budget because of a file.
  */
 export function deadlineOf(
+	ctx: IPollFunctions,
 	taken: Taken,
-	stopAtMs: number | undefined,
+	nowMs: number,
 ): FileFailureMode['deadline'] {
-	if (stopAtMs === undefined) return undefined;
+	const budgetMs = budgetOf(ctx);
+	if (budgetMs === undefined) return undefined;
 	const finished = taken.statuses.some((status) => status === 'finished');
-	return { atMs: stopAtMs, exceptFirst: finished ? 1 : taken.emitted.length };
+	return {
+		startByMs: nowMs + budgetMs * POLL_BUDGET_SHARE,
+		endAtMs: nowMs + budgetMs * FILES_END_SHARE,
+		exceptFirst: finished ? 1 : taken.emitted.length,
+	};
 }
