@@ -7,6 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
+	SANDBOX_FILE_OPTIONS,
 	bytesOfBinary,
 	fileOrigin,
 	newFileForm,
@@ -42,7 +43,10 @@ describe('Download Files on the polling trigger', () => {
 			summary: `${files}/files/p3/summary.pdf`,
 		};
 		const formId = await newFileForm(sandbox());
-		const trigger = pollingTrigger(sandbox(), formId, { downloadFiles: true });
+		const trigger = pollingTrigger(sandbox(), formId, {
+			downloadFiles: true,
+			fileOptions: SANDBOX_FILE_OPTIONS,
+		});
 		await trigger.activate();
 		const submissionId = await respondWith(sandbox(), formId, {
 			answers: answersWithFiles(urls.cv, urls.signature),
@@ -76,7 +80,10 @@ describe('Download Files on the polling trigger', () => {
 	it('a file that cannot be fetched is noted on its item; the cursor moves on and the next submission comes', async () => {
 		const files = fileOrigin(sandbox());
 		const formId = await newFileForm(sandbox());
-		const trigger = pollingTrigger(sandbox(), formId, { downloadFiles: true });
+		const trigger = pollingTrigger(sandbox(), formId, {
+			downloadFiles: true,
+			fileOptions: SANDBOX_FILE_OPTIONS,
+		});
 		await trigger.activate();
 		const broken = await respondWith(sandbox(), formId, {
 			answers: answersWithFiles(`${files}/files/missing/cv.pdf`, `${files}/files/q/signature.png`),
@@ -107,7 +114,7 @@ describe('Download Files on the polling trigger', () => {
 		const trigger = pollingTrigger(
 			sandbox(),
 			formId,
-			{ downloadFiles: true },
+			{ downloadFiles: true, fileOptions: SANDBOX_FILE_OPTIONS },
 			{ pollBudgetMs: 500 },
 		);
 		await trigger.activate();
@@ -138,7 +145,10 @@ describe('Download Files on the polling trigger', () => {
 	it('Fetch Test Event brings the newest submission with its files and leaves the cursor', async () => {
 		const files = fileOrigin(sandbox());
 		const formId = await newFileForm(sandbox());
-		const trigger = pollingTrigger(sandbox(), formId, { downloadFiles: true });
+		const trigger = pollingTrigger(sandbox(), formId, {
+			downloadFiles: true,
+			fileOptions: SANDBOX_FILE_OPTIONS,
+		});
 		await trigger.activate();
 		const submissionId = await respondWith(sandbox(), formId, {
 			answers: answersWithFiles(`${files}/files/m/cv.pdf`, `${files}/files/m/signature.png`),

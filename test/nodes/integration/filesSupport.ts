@@ -11,6 +11,12 @@ export function sha256(bytes: Uint8Array): string {
 	return createHash('sha256').update(bytes).digest('hex');
 }
 
+/**
+ * The sandbox serves files from 127.0.0.1 / localhost, which Download Files refuses unless
+ * private network addresses are allowed: every test that downloads from it turns that on.
+ */
+export const SANDBOX_FILE_OPTIONS = { allowPrivateAddresses: true };
+
 /** Where the sandbox serves files: the other loopback name than its API's. */
 export function fileOrigin(sandbox: RunningSandbox): string {
 	return fileOriginFor(sandbox.origin);
