@@ -11,11 +11,8 @@ export function sha256(bytes: Uint8Array): string {
 	return createHash('sha256').update(bytes).digest('hex');
 }
 
-/**
- * The sandbox serves files from 127.0.0.1 / localhost, which Download Files refuses unless
- * private network addresses are allowed: every test that downloads from it turns that on.
- */
-export const SANDBOX_FILE_OPTIONS = { allowPrivateAddresses: true };
+/** What every test that downloads the sandbox's files turns on (its host is loopback). */
+export { SANDBOX_FILE_OPTIONS } from '../../../sandbox/files';
 
 /** Where the sandbox serves files: the other loopback name than its API's. */
 export function fileOrigin(sandbox: RunningSandbox): string {

@@ -11,7 +11,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IDataObject } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { startFileHost, type FileHost } from './fileHostServer';
 import { SANDBOX_FILE_OPTIONS, fileOrigin, newFileForm, respondWith } from './filesSupport';
@@ -26,7 +26,7 @@ beforeEach(async () => {
 });
 afterEach(async () => await host.close());
 
-const getParameters = (formId: string, fileOptions: IDataObject = {}) => ({
+const getParameters = (formId: string, fileOptions: INodeParameters = {}) => ({
 	resource: 'submission',
 	operation: 'get',
 	form: formById(formId),
@@ -36,7 +36,7 @@ const getParameters = (formId: string, fileOptions: IDataObject = {}) => ({
 });
 
 /** One submission per address (question "Photo"); the item errors, in order. */
-async function errorsFor(urls: string[], fileOptions: IDataObject = {}): Promise<unknown[]> {
+async function errorsFor(urls: string[], fileOptions: INodeParameters = {}): Promise<unknown[]> {
 	const formId = await newFileForm(sandbox());
 	const ids: string[] = [];
 	for (const url of urls)

@@ -6,7 +6,6 @@
  * the live service.
  */
 import { BinaryDataService } from 'n8n-core';
-import type { IDataObject } from 'n8n-workflow';
 
 import { fileChunks } from '../../../sandbox/files';
 import {
