@@ -85,6 +85,16 @@ describe('the connection to the file host is closed', () => {
 		expect(host.requests[0].bytesSent).toBeLessThan(200_000);
 	}, 20_000);
 
+	it('when the declared length is over Max File Size: the item fails before the body is read', async () => {
+		const url = `${host.origin}/stall/big.pdf?bytes=1000&length=5000000`;
+		const [formId, id] = await submissionWith({ Photo: [{ url, filename: 'big.pdf' }] });
+		const result = await runFillout(sandbox(), getParameters(formId, id, { maxFileSizeMb: 1 }));
+		expect(result.error?.message).toBe(
+			`Could not download "big.pdf" (question "Photo", submission ${id}): the file is larger than the Max File Size (1 MB) [item 0]`,
+		);
+		expect(await host.openAfter(1_000)).toEqual([]);
+	}, 20_000);
+
 	it('when another file of the item fails: the item fails at once, the other download stops', async () => {
 		const [formId, id] = await submissionWith({
 			Résumé: [{ url: `${host.origin}/drip/cv.pdf?size=200000&overMs=10000`, filename: 'cv.pdf' }],
