@@ -6,7 +6,7 @@
  * - `/stall/<name>?bytes=N[&length=L]`: headers (Content-Length L, or chunked without it),
  *   N bytes, then silence for good.
  * - `/drip/<name>?size=N&overMs=T`: N bytes in 20 even steps over T ms.
- * - `/redirect/<name>?to=<address>`: 302 to the address.
+ * - `/redirect/<name>?to=<address>[&delayMs=M]`: 302 to the address (after M ms).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,8 +39,11 @@ function serve(req: IncomingMessage, res: ServerResponse, record: HostedRequest)
 	const number = (name: string, fallback: number) =>
 		url.searchParams.has(name) ? Number(url.searchParams.get(name)) : fallback;
 	if (kind === 'redirect') {
-		res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
-		return void res.end();
+		void wait(number('delayMs', 0)).then(() => {
+			res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
+			res.end();
+		});
+		return;
 	}
 	if (kind === 'stall') {
 		const length = url.searchParams.get('length');

@@ -58,6 +58,23 @@ describe('a file host that sends the headers and 64 KiB, then stays silent', () 
 	);
 });
 
+describe('the Timeout', () => {
+	it('counts for each redirect on its own: two hops of 0.7 s each pass a Timeout of 1 s', async () => {
+		const file = `${host.origin}/drip/cv.pdf?size=1000&overMs=100`;
+		const second = `${host.origin}/redirect/b?delayMs=700&to=${encodeURIComponent(file)}`;
+		const first = `${host.origin}/redirect/a?delayMs=700&to=${encodeURIComponent(second)}`;
+		const [formId, id] = await submissionWith({ Résumé: [{ url: first, filename: 'cv.pdf' }] });
+		const result = await runFillout(sandbox(), getParameters(formId, id, { timeoutSeconds: 1 }));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].binary?.Resume_1.fileName).toBe('cv.pdf');
+		expect(host.requests.map((r) => r.path.split('?')[0])).toEqual([
+			'/redirect/a',
+			'/redirect/b',
+			'/drip/cv.pdf',
+		]);
+	}, 20_000);
+});
+
 describe('the connection to the file host is closed', () => {
 	it('when n8n cancels the execution mid-file (the default Timeout of 120 s not reached)', async () => {
 		const url = `${host.origin}/stall/cv.pdf?bytes=65536&length=1000000`;
