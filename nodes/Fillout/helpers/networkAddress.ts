@@ -89,7 +89,8 @@ function ipv6Verdict(text: string): AddressVerdict | undefined {
 	if (g[0] === 0x2002) return ipv4Verdict(ipv4Of(g[1], g[2])); // 6to4
 	if ((g[0] & 0xffc0) === 0xfe80)
 		return { kind: 'metadata', what: 'a link-local or cloud metadata address' };
-	if (g[0] === 0xfd00 && g[1] === 0xec2) return { kind: 'metadata', what: 'a cloud metadata address' };
+	if (g[0] === 0xfd00 && g[1] === 0xec2)
+		return { kind: 'metadata', what: 'a cloud metadata address' };
 	if ((g[0] & 0xfe00) === 0xfc00) return { kind: 'private', what: 'a private network address' };
 	if ((g[0] & 0xff00) === 0xff00) return { kind: 'private', what: 'a multicast address' };
 	return undefined;
