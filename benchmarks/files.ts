@@ -129,8 +129,12 @@ async function prepareForm(env: E2eEnvironment, sizes: FilesSizes, label: string
 	return { formId: form.id, credential, apiKey: account.apiKey };
 }
 
+// The sandbox serves the files from 127.0.0.1 / localhost, refused unless private addresses are allowed.
 const filesWorkflow = (name: string, credential: CredentialRef, formId: string) =>
-	filloutExportWorkflow(name, credential, formId, { downloadFiles: true });
+	filloutExportWorkflow(name, credential, formId, {
+		downloadFiles: true,
+		fileOptions: { allowPrivateAddresses: true },
+	});
 
 /**
  * What n8n's log says went wrong after `offset`: an execution whose data it cannot save

@@ -9,6 +9,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sleep } from './timers';
 
+/**
+ * The Download Files options a workflow needs to fetch this sandbox's files: they are on
+ * 127.0.0.1 / localhost, which the node refuses unless private addresses are allowed.
+ */
+export const SANDBOX_FILE_OPTIONS = { allowPrivateAddresses: true };
+
 /** Where seeded answers point; replies rewrite it to this sandbox's file host. */
 export const SEED_FILE_ORIGIN = 'https://uploads.fillout.example';
 export const FILES_PATH = '/files/';

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { WorkflowDefinition } from '../test/e2e/lib/n8nClient';
 import { NODE_TYPES, REPO_ROOT } from '../test/e2e/lib/paths';
 import type { QuestionSpec } from '../test/e2e/lib/sandbox';
+import { SANDBOX_FILE_OPTIONS } from '../sandbox/files';
 
 export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
 
@@ -96,6 +97,12 @@ export function prepareExample(
 			node.credentials![type] = { id: saved.id, name: saved.name };
 		}
 		if (node.type === NODE_TYPES.trigger && !node.webhookId) node.webhookId = randomUUID();
+		// The sandbox serves files from 127.0.0.1 / localhost, refused unless allowed.
+		if (node.parameters.downloadFiles === true)
+			node.parameters.fileOptions = {
+				...(node.parameters.fileOptions as object),
+				...SANDBOX_FILE_OPTIONS,
+			};
 	}
 	return copy;
 }

@@ -5,13 +5,16 @@
  * the Fillout Trigger with Download Files does the same for a real delivery, and the
  * Fillout Polling Trigger for a submission it backfills when published. The files
  * on disk must hash like the sandbox's originals, and no file request may carry a
- * credential.
+ * credential. A file host that goes silent mid-file fails the download after the
+ * Timeout, with the connection closed (n8n's filesystem binary data mode).
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { startFileHost } from '../nodes/integration/fileHostServer';
+import { SANDBOX_FILE_OPTIONS } from '../../sandbox/files';
 import { createApiKeyCredential } from './lib/credentials';
-import type { CredentialRef } from './lib/workflows';
+import { actionWorkflow, formById, type CredentialRef } from './lib/workflows';
 import {
 	exampleFilesWorkflow,
 	expectedHashes,
@@ -120,5 +123,43 @@ it('the polling trigger with Download Files writes a backfilled submission’s f
 		await expectFilesWritten(workflowId, dir, made);
 	} finally {
 		await e2e.n8n.deactivateWorkflow(workflowId).catch(() => undefined);
+	}
+});
+
+it('a file host that goes silent after 64 KiB fails the download after the Timeout and is disconnected', async () => {
+	const host = await startFileHost();
+	try {
+		const formId = (
+			await e2e.sandbox.createForm({ name: unique('files stall'), questions: FILE_QUESTIONS })
+		).id;
+		const { submission } = await e2e.sandbox.respond(formId, {
+			answers: { qCv: [{ url: `${host.origin}/stall/cv.pdf?bytes=65536`, filename: 'cv.pdf' }] },
+			fillUnanswered: false,
+			submission: { documents: [] },
+		});
+		const started = Date.now();
+		const execution = await e2e.n8n.runOnce(
+			actionWorkflow({
+				name: unique('files stall'),
+				credential,
+				parameters: {
+					resource: 'submission',
+					operation: 'get',
+					form: formById(formId),
+					submissionId: submission.submissionId,
+					downloadFiles: true,
+					fileOptions: { ...SANDBOX_FILE_OPTIONS, timeoutSeconds: 3 },
+				},
+			}),
+			{ timeoutMs: 60_000 },
+		);
+		expect(Date.now() - started).toBeLessThan(30_000);
+		expect(execution.status).toBe('error');
+		expect(execution.error?.message).toBe(
+			`Could not download "cv.pdf" (question "Résumé", submission ${submission.submissionId}): the file host stopped sending [item 0]`,
+		);
+		expect(await host.openAfter(2_000)).toEqual([]);
+	} finally {
+		await host.close();
 	}
 });

@@ -12,7 +12,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 import { EXAMPLES_DIR, FORM_PLACEHOLDER } from '../../scripts/examples';
-import { fileOriginFor } from '../../sandbox/files';
+import { SANDBOX_FILE_OPTIONS, fileOriginFor } from '../../sandbox/files';
 import { http } from '../support/http';
 import type { NodeDefinition, WorkflowDefinition } from './lib/n8nClient';
 import { NODE_TYPES } from './lib/paths';
@@ -146,13 +146,14 @@ export function filesTriggerWorkflow(options: {
 					pollTimes: { item: [{ mode: 'everyMinute' }] },
 					startFrom: 'beginning',
 					downloadFiles: !byGet,
+					fileOptions: SANDBOX_FILE_OPTIONS,
 				},
 			}
 		: {
 				name: names.trigger,
 				type: NODE_TYPES.trigger,
 				webhookId: randomUUID(),
-				parameters: { ...fillout, downloadFiles: !byGet },
+				parameters: { ...fillout, downloadFiles: !byGet, fileOptions: SANDBOX_FILE_OPTIONS },
 			};
 	const chain: Array<
 		Pick<NodeDefinition, 'name' | 'type' | 'parameters' | 'credentials' | 'webhookId'>
@@ -169,6 +170,7 @@ export function filesTriggerWorkflow(options: {
 							operation: 'get',
 							submissionId: '={{ $json.submissionId }}',
 							downloadFiles: true,
+							fileOptions: SANDBOX_FILE_OPTIONS,
 						},
 						credentials: credentialsOf(options.credential),
 					},
@@ -233,6 +235,10 @@ export function exampleFilesWorkflow(options: {
 		if (node.type === NODE_TYPES.action) {
 			expect(node.parameters.form).toMatchObject({ value: FORM_PLACEHOLDER });
 			(node.parameters.form as { value: string }).value = options.formId;
+			node.parameters.fileOptions = {
+				...(node.parameters.fileOptions as object),
+				...SANDBOX_FILE_OPTIONS,
+			};
 			node.credentials = credentialsOf(options.credential);
 		}
 		if (node.type === 'n8n-nodes-base.readWriteFile') {

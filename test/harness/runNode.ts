@@ -40,6 +40,8 @@ export interface RunNodeOptions extends HarnessBaseOptions {
 	staticData?: IDataObject;
 	/** The node's "Retry On Fail" setting, with its Max Tries and Wait Between Tries (ms). */
 	retryOnFail?: { maxTries?: number; waitBetweenTries?: number };
+	/** Cancels the execution once this settles, as n8n does when a user stops it. */
+	cancelWhen?: Promise<unknown>;
 }
 
 export interface RunNodeResult {
@@ -117,6 +119,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const run = await executeManually(workflow, TRIGGER_NODE_NAME, {
 		credentialsHelper,
 		instanceUrl: options.instanceUrl,
+		cancelWhen: options.cancelWhen,
 	});
 
 	const runData = run.data.resultData.runData;

@@ -59,6 +59,8 @@ export async function executeManually(
 		credentialsHelper: HarnessCredentialsHelper;
 		instanceUrl?: string;
 		pinData?: IPinData;
+		/** Cancels the execution (as the editor's stop button does) once this settles. */
+		cancelWhen?: Promise<unknown>;
 	},
 ): Promise<IRun> {
 	const additionalData = createAdditionalData({
@@ -66,11 +68,14 @@ export async function executeManually(
 		instanceUrl: options.instanceUrl,
 		mode: 'manual',
 	});
-	return await new WorkflowExecute(additionalData, 'manual').run({
+	const running = new WorkflowExecute(additionalData, 'manual').run({
 		workflow,
 		startNode: workflow.getNode(triggerName) ?? undefined,
 		pinData: options.pinData,
 	});
+	// n8n-core aborts the nodes' getExecutionCancelSignal() and resolves once they return.
+	void options.cancelWhen?.then(() => running.cancel());
+	return await running;
 }
 
 export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkflowResult> {

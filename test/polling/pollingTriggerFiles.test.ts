@@ -7,13 +7,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
+	SANDBOX_FILE_OPTIONS,
 	bytesOfBinary,
 	fileOrigin,
 	newFileForm,
 	respondWith,
 	sha256,
 } from '../nodes/integration/filesSupport';
-import { useSandbox } from '../nodes/integration/support';
+import { startFileHost } from '../nodes/integration/fileHostServer';
+import { control, useSandbox } from '../nodes/integration/support';
 import { countingRequests, idsOf, pollingTrigger } from './support';
 
 const sandbox = useSandbox();
@@ -42,7 +44,10 @@ describe('Download Files on the polling trigger', () => {
 			summary: `${files}/files/p3/summary.pdf`,
 		};
 		const formId = await newFileForm(sandbox());
-		const trigger = pollingTrigger(sandbox(), formId, { downloadFiles: true });
+		const trigger = pollingTrigger(sandbox(), formId, {
+			downloadFiles: true,
+			fileOptions: SANDBOX_FILE_OPTIONS,
+		});
 		await trigger.activate();
 		const submissionId = await respondWith(sandbox(), formId, {
 			answers: answersWithFiles(urls.cv, urls.signature),
@@ -76,7 +81,10 @@ describe('Download Files on the polling trigger', () => {
 	it('a file that cannot be fetched is noted on its item; the cursor moves on and the next submission comes', async () => {
 		const files = fileOrigin(sandbox());
 		const formId = await newFileForm(sandbox());
-		const trigger = pollingTrigger(sandbox(), formId, { downloadFiles: true });
+		const trigger = pollingTrigger(sandbox(), formId, {
+			downloadFiles: true,
+			fileOptions: SANDBOX_FILE_OPTIONS,
+		});
 		await trigger.activate();
 		const broken = await respondWith(sandbox(), formId, {
 			answers: answersWithFiles(`${files}/files/missing/cv.pdf`, `${files}/files/q/signature.png`),
@@ -103,17 +111,19 @@ describe('Download Files on the polling trigger', () => {
 	it("files that take longer than n8n's poll budget: each poll emits the oldest submissions with all their files, the next goes on", async () => {
 		const files = fileOrigin(sandbox());
 		const formId = await newFileForm(sandbox());
-		// Downloads stop starting 0.6 × 500 ms into a poll; each file takes 400 ms.
+		// Downloads start until 0.6 × 4 s and end at 0.8 × 4 s. Each file takes 300 ms, four at
+		// a time (two submissions): the rounds that start by 2.4 s end long before 3.2 s, and
+		// 20 submissions need ten rounds, more than one poll holds.
 		const trigger = pollingTrigger(
 			sandbox(),
 			formId,
-			{ downloadFiles: true },
-			{ pollBudgetMs: 500 },
+			{ downloadFiles: true, fileOptions: SANDBOX_FILE_OPTIONS },
+			{ pollBudgetMs: 4_000 },
 		);
 		await trigger.activate();
 		const made: string[] = [];
-		for (let n = 0; n < 10; n++) {
-			const url = (name: string) => `${files}/files/slow${n}/${name}?delayMs=400`;
+		for (let n = 0; n < 20; n++) {
+			const url = (name: string) => `${files}/files/slow${n}/${name}?delayMs=300`;
 			made.push(
 				await respondWith(sandbox(), formId, {
 					answers: answersWithFiles(url('cv.pdf'), url('signature.png')),
@@ -130,15 +140,122 @@ describe('Download Files on the polling trigger', () => {
 			}
 			perPoll.push(idsOf(polled.items));
 		}
-		expect(perPoll.flat()).toEqual(made);
+		// Each once (submissions made in one millisecond come in id order, not in the order made).
+		expect([...perPoll.flat()].sort()).toEqual([...made].sort());
 		expect(perPoll.filter((ids) => ids.length > 0).length).toBeGreaterThan(1);
 		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	it("a file still downloading at 80 % of n8n's poll budget is stopped and noted; the submission is emitted and its file not fetched again", async () => {
+		const host = await startFileHost();
+		try {
+			const formId = await newFileForm(sandbox());
+			const trigger = pollingTrigger(
+				sandbox(),
+				formId,
+				{ downloadFiles: true, fileOptions: SANDBOX_FILE_OPTIONS },
+				{ pollBudgetMs: 1_000 },
+			);
+			await trigger.activate();
+			// 20 KB dripped over 3 s: it cannot arrive within a 1 s budget.
+			const slow = `${host.origin}/drip/cv.pdf?size=20000&overMs=3000`;
+			const id = await respondWith(sandbox(), formId, {
+				answers: answersWithFiles(slow, `${fileOrigin(sandbox())}/files/d/signature.png`),
+			});
+
+			const started = Date.now();
+			const polled = await trigger.poll();
+			expect(Date.now() - started).toBeLessThan(1_000);
+			expect(idsOf(polled.items)).toEqual([id]);
+			const [item] = polled.items ?? [];
+			expect(Object.keys(item.binary ?? {})).toEqual(['Signature_1']);
+			expect((item.json.files as IDataObject[])[0]).toMatchObject({
+				binaryProperty: 'Resume_1',
+				error: `Could not download "cv.pdf" (question "Résumé", submission ${id}): not downloaded within the poll's time (n8n's poll budget)`,
+			});
+			expect(await host.openAfter(500)).toEqual([]);
+			expect(host.requests[0].bytesSent).toBeLessThan(20_000);
+
+			expect((await trigger.poll()).items).toBeNull();
+			expect(host.requests).toHaveLength(1);
+		} finally {
+			await host.close();
+		}
+	});
+
+	it('a listing slower than 60 % of the budget still emits the first submission of each poll, its files fetched or noted', async () => {
+		const files = fileOrigin(sandbox());
+		const formId = await newFileForm(sandbox());
+		const trigger = pollingTrigger(
+			sandbox(),
+			formId,
+			{ downloadFiles: true, fileOptions: SANDBOX_FILE_OPTIONS },
+			{ pollBudgetMs: 200 },
+		);
+		await trigger.activate();
+		const made: string[] = [];
+		for (let n = 0; n < 3; n++) {
+			const url = (name: string) => `${files}/files/late${n}/${name}`;
+			made.push(
+				await respondWith(sandbox(), formId, {
+					answers: answersWithFiles(url('cv.pdf'), url('signature.png')),
+				}),
+			);
+		}
+		// Every list request takes 150 ms: past 0.6 × 200 ms before any download could start.
+		await control(sandbox(), 'POST', '/faults', { latencyMs: 150 });
+		try {
+			const emitted: string[] = [];
+			for (let poll = 0; poll < 6 && emitted.length < made.length; poll++) {
+				const polled = await trigger.poll();
+				expect(polled.error).toBeUndefined();
+				emitted.push(...idsOf(polled.items));
+				for (const item of polled.items ?? []) {
+					const entries = item.json.files as IDataObject[];
+					for (const entry of entries)
+						expect(Object.keys(item.binary ?? {}).includes(String(entry.binaryProperty))).toBe(
+							entry.error === undefined,
+						);
+				}
+			}
+			expect(emitted).toEqual(made);
+		} finally {
+			await control(sandbox(), 'POST', '/faults', { latencyMs: 0 });
+		}
+	});
+
+	it('a file at a private network address is noted on its item and not requested, with the option off', async () => {
+		const host = await startFileHost();
+		try {
+			const formId = await newFileForm(sandbox());
+			const trigger = pollingTrigger(sandbox(), formId, { downloadFiles: true });
+			await trigger.activate();
+			const id = await respondWith(sandbox(), formId, {
+				answers: answersWithFiles(
+					`${host.origin}/drip/cv.pdf?size=100`,
+					'http://169.254.169.254/latest/meta-data/signature.png',
+				),
+			});
+			const [item] = (await trigger.poll()).items ?? [];
+			expect(item.json.submissionId).toBe(id);
+			expect(item.binary).toBeUndefined();
+			expect((item.json.files as IDataObject[]).map((file) => file.error)).toEqual([
+				`Could not download "cv.pdf" (question "Résumé", submission ${id}): the address points at 127.0.0.1 (a loopback address); turn on "Allow Private Network Addresses" under File Options to fetch files from your own network`,
+				`Could not download "signature.png" (question "Signature", submission ${id}): the address points at 169.254.169.254 (a link-local or cloud metadata address), which is never fetched`,
+			]);
+			expect(host.requests).toEqual([]);
+		} finally {
+			await host.close();
+		}
 	});
 
 	it('Fetch Test Event brings the newest submission with its files and leaves the cursor', async () => {
 		const files = fileOrigin(sandbox());
 		const formId = await newFileForm(sandbox());
-		const trigger = pollingTrigger(sandbox(), formId, { downloadFiles: true });
+		const trigger = pollingTrigger(sandbox(), formId, {
+			downloadFiles: true,
+			fileOptions: SANDBOX_FILE_OPTIONS,
+		});
 		await trigger.activate();
 		const submissionId = await respondWith(sandbox(), formId, {
 			answers: answersWithFiles(`${files}/files/m/cv.pdf`, `${files}/files/m/signature.png`),

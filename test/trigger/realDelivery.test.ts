@@ -255,7 +255,8 @@ describe('Download Files', () => {
 
 	async function filesTrigger(formId: string): Promise<TriggerHarness> {
 		const trigger = filloutTrigger(h, formId, endpoint.url, {
-			parameters: { downloadFiles: true },
+			// The sandbox's file host is on 127.0.0.1 / localhost, refused unless allowed.
+			parameters: { downloadFiles: true, fileOptions: { allowPrivateAddresses: true } },
 		});
 		endpoint.trigger = trigger;
 		await trigger.activate();

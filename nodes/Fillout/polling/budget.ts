@@ -10,6 +10,9 @@ import type { Taken } from './poll';
  */
 const POLL_BUDGET_SHARE = 0.6;
 
+/** Share of the budget at which every download still running is stopped. */
+const FILES_END_SHARE = 0.8;
+
 /** n8n's budget for this poll; none where n8n sets none (before 2.41). */
 export function pollBudgetMsOf(ctx: IPollFunctions): number | undefined {
 	const budgetOf = (ctx as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
@@ -25,14 +28,22 @@ export function stopTimeOf(ctx: IPollFunctions, nowMs: number): number | undefin
 }
 
 /**
- * Downloads stop at the same time as the listing, but for the first submission (all of
- * them when only in-progress ones are emitted), so that every poll moves on.
+ * Downloads start until the listing's stop time, but the first submission's always do
+ * (all of them when only in-progress ones are emitted), so that every poll moves on.
+ * Whatever still runs at 80 % of the budget is stopped and noted on its file, so no
+ * poll overruns n8n's budget because of a file.
  */
 export function deadlineOf(
+	ctx: IPollFunctions,
 	taken: Taken,
-	stopAtMs: number | undefined,
+	nowMs: number,
 ): FileFailureMode['deadline'] {
-	if (stopAtMs === undefined) return undefined;
+	const budgetMs = pollBudgetMsOf(ctx);
+	if (budgetMs === undefined) return undefined;
 	const finished = taken.statuses.some((status) => status === 'finished');
-	return { atMs: stopAtMs, exceptFirst: finished ? 1 : taken.emitted.length };
+	return {
+		startByMs: nowMs + budgetMs * POLL_BUDGET_SHARE,
+		endAtMs: nowMs + budgetMs * FILES_END_SHARE,
+		exceptFirst: finished ? 1 : taken.emitted.length,
+	};
 }

@@ -79,7 +79,7 @@ export async function pollSubmissions(
 	const presentMs = clock.presentMs(nowMs);
 	let taken = takePoll(start, read.submissions, inProgress, settings, presentMs);
 	// Files first: the cursor moves only once the items are complete.
-	let items = await itemsOf(this, taken, settings, deadlineOf(taken, stopAtMs));
+	let items = await itemsOf(this, taken, settings, deadlineOf(this, taken, nowMs));
 	if (items.length < taken.emitted.length) {
 		// Out of budget for files: what was not fetched stays unseen, for the next poll.
 		const left = new Set(taken.emitted.slice(items.length).map((s) => s.submissionId));

@@ -10,7 +10,6 @@ import { describeFile, filesOfSubmission, megabytesToBytes } from '../helpers/fi
 import type { Submission } from '../helpers/interfaces';
 import type { DownloadLimits, FileContext } from '../transport/files';
 import { downloadFile } from '../transport/files';
-import { resolveApiRoot } from '../transport';
 import { itemProblem } from './nodeErrors';
 
 /**
@@ -71,6 +70,14 @@ export const downloadFilesParameters: INodeProperties[] = [
 				description:
 					'How long a file host may stay silent (before answering, or while sending) before the download fails',
 			},
+			{
+				displayName: 'Allow Private Network Addresses',
+				name: 'allowPrivateAddresses',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to fetch files from localhost and private network addresses (10.x, 192.168.x, fd00::…), e.g. from a Fillout hosted on your own network. Off, such a file fails its item. Link-local and cloud metadata addresses (169.254.169.254) are never fetched.',
+			},
 		],
 	},
 ];
@@ -93,23 +100,32 @@ export function fileSettingsOf(
 		limits: {
 			maxBytes: megabytesToBytes(maxMb > 0 ? maxMb : DEFAULT_MAX_FILE_SIZE_MB),
 			timeoutMs: (seconds > 0 ? seconds : DEFAULT_FILE_TIMEOUT_SECONDS) * 1000,
+			allowPrivateAddresses: options.allowPrivateAddresses === true,
 		},
 	};
 }
 
-/** Runs the tasks, at most `atOnce` at a time; rejects with the first failure. */
-async function inPool(tasks: Array<() => Promise<void>>, atOnce: number): Promise<void> {
+/**
+ * Runs the tasks, at most `atOnce` at a time. At the first failure no task starts, the
+ * running ones are stopped (`stop` aborts), and once they have ended it rejects with it.
+ */
+async function inPool(
+	tasks: Array<(stop: AbortSignal) => Promise<void>>,
+	atOnce: number,
+): Promise<void> {
+	const stop = new AbortController();
 	let next = 0;
-	let failed = false;
+	let failure: { error: unknown } | undefined;
 	const worker = async () => {
-		while (next < tasks.length && !failed) {
-			await tasks[next++]().catch((error: unknown) => {
-				failed = true;
-				throw error;
+		while (next < tasks.length && !failure) {
+			await tasks[next++](stop.signal).catch((error: unknown) => {
+				failure ??= { error };
+				stop.abort();
 			});
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(atOnce, tasks.length) }, worker));
+	if (failure) throw failure.error;
 }
 
 function fileEntry(file: SubmissionFile): IDataObject {
@@ -126,11 +142,12 @@ export interface FileFailureMode {
 	 */
 	onFailure: 'fail' | 'record';
 	/**
-	 * No download starts once the clock passes `atMs` (the polling trigger's share of n8n's
-	 * poll budget), but those of the first `exceptFirst` submissions; the items then end
-	 * before the first submission with a file not fetched.
+	 * The polling trigger's share of n8n's poll budget. No download starts once the clock
+	 * passes `startByMs`, but those of the first `exceptFirst` submissions; the items then
+	 * end before the first submission with a file not started. A download still running
+	 * at `endAtMs` is stopped and noted as not downloaded in time.
 	 */
-	deadline?: { atMs: number; exceptFirst: number };
+	deadline?: { startByMs: number; endAtMs: number; exceptFirst: number };
 }
 
 /**
@@ -146,29 +163,24 @@ export async function itemsWithFiles(
 	settings: FileSettings,
 	mode: FileFailureMode,
 ): Promise<INodeExecutionData[]> {
-	const apiRoot = await resolveApiRoot(ctx);
 	const items = jsons.map((json): INodeExecutionData & { binary: IBinaryKeyData } => ({
 		json: { ...json },
 		binary: {},
 	}));
 	let firstUnfetched = submissions.length;
+	const limits = { ...settings.limits, endAtMs: mode.deadline?.endAtMs };
 	const tasks = submissions.flatMap((submission, i) => {
 		const files = filesOfSubmission(submission, settings.prefix);
 		const entries = files.map(fileEntry);
 		items[i].json[FILES_KEY] = entries;
-		return files.map((file, f) => async () => {
+		return files.map((file, f) => async (stop: AbortSignal) => {
 			const { deadline } = mode;
-			if (deadline && i >= deadline.exceptFirst && Date.now() >= deadline.atMs) {
+			if (deadline && i >= deadline.exceptFirst && Date.now() >= deadline.startByMs) {
 				firstUnfetched = Math.min(firstUnfetched, i);
 				return;
 			}
 			try {
-				items[i].binary[file.binaryProperty] = await downloadFile(
-					ctx,
-					file,
-					settings.limits,
-					apiRoot,
-				);
+				items[i].binary[file.binaryProperty] = await downloadFile(ctx, file, limits, stop);
 			} catch (error) {
 				const reason = error instanceof Error ? error.message : String(error);
 				const message = `Could not download ${describeFile(file, submission.submissionId)}: ${reason}`;

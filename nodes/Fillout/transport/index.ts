@@ -110,20 +110,6 @@ async function waitForTurn({ pacer, rate }: Pacing) {
 	return { slot, waitMs };
 }
 
-/**
- * Runs one request to the API host inside the credential's pacing (5 per second), for
- * requests made elsewhere than sendFilloutRequest (files served by the API host).
- */
-export async function pacedForApi<T>(
-	ctx: FilloutContext,
-	apiRoot: string,
-	send: () => Promise<T>,
-): Promise<T> {
-	const pacing = pacingFor(ctx, credentialTypeOf(ctx), apiRoot);
-	const { slot } = await waitForTurn(pacing);
-	return await send().finally(() => pacing.pacer.finish(slot, performance.now()));
-}
-
 export interface FilloutRequest {
 	method: IHttpRequestMethods;
 	/** Path under the API root, e.g. `/forms/abc/submissions`. */

@@ -11,6 +11,9 @@ export function sha256(bytes: Uint8Array): string {
 	return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** What every test that downloads the sandbox's files turns on (its host is loopback). */
+export { SANDBOX_FILE_OPTIONS } from '../../../sandbox/files';
+
 /** Where the sandbox serves files: the other loopback name than its API's. */
 export function fileOrigin(sandbox: RunningSandbox): string {
 	return fileOriginFor(sandbox.origin);

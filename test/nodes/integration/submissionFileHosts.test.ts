@@ -6,10 +6,16 @@
  * the live service.
  */
 import { BinaryDataService } from 'n8n-core';
-import type { IDataObject } from 'n8n-workflow';
 
 import { fileChunks } from '../../../sandbox/files';
-import { bytesOfBinary, fileOrigin, newFileForm, respondWith, sha256 } from './filesSupport';
+import {
+	SANDBOX_FILE_OPTIONS,
+	bytesOfBinary,
+	fileOrigin,
+	newFileForm,
+	respondWith,
+	sha256,
+} from './filesSupport';
 import { formById, jsonOf, pairedIndex, resetStats, runFillout, useSandbox } from './support';
 
 const sandbox = useSandbox({ rateLimit: 5 });
@@ -20,6 +26,7 @@ const getParameters = (formId: string, submissionId: string) => ({
 	form: formById(formId),
 	submissionId,
 	downloadFiles: true,
+	fileOptions: SANDBOX_FILE_OPTIONS,
 });
 
 /** The hash of a file fetched straight from the sandbox's file host. */
@@ -125,60 +132,48 @@ describe('n8n refusing to store a file that arrived whole', () => {
 	});
 });
 
-describe('a file served by the API host itself', () => {
-	it('gets the API key, only it, and is paced with the API requests (no 429 at 5 requests per second)', async () => {
-		const apiFiles = `${sandbox().origin}/v1/api/files`;
-		const urls = Array.from(
-			{ length: 8 },
-			(_, i) => `${apiFiles}/own${i}/report-${i}.pdf?size=20000`,
-		);
-		const elsewhere = `${fileOrigin(sandbox())}/files/other/photo.png`;
+describe('a file address on the API host', () => {
+	it('is fetched without the key: an API endpoint or a file route that needs the key fails its item, and nothing reaches the API with the key', async () => {
+		const formId = await newFileForm(sandbox());
+		const cases: Array<[string, string]> = [
+			// Old code sent the key here: the item's binary held the account's form list.
+			[`${sandbox().origin}/v1/api/forms`, 'forms'],
+			[`${sandbox().origin}/v1/api/files/own/report.pdf?size=2000`, 'report.pdf'],
+		];
+		for (const [url, fileName] of cases) {
+			const id = await respondWith(sandbox(), formId, { answers: { Résumé: [{ url }] } });
+			await resetStats(sandbox());
+			const result = await runFillout(sandbox(), getParameters(formId, id));
+			expect(result.error?.message).toBe(
+				`Could not download "${fileName}" (question "Résumé", submission ${id}): the file host answered 400 [item 0]`,
+			);
+			expect(result.items.flatMap((item) => Object.keys(item.binary ?? {}))).toEqual([]);
+			// The node's only request with the key is the one for the submission.
+			const stats = sandbox().context.stats.snapshot().byKey[sandbox().demo.apiKey];
+			expect(stats.requests).toEqual({
+				'GET /v1/api/forms/:formId/submissions/:submissionId': 1,
+			});
+		}
+		expect(sandbox().context.files.withAuthorization()).toEqual([]);
+	});
+
+	it('that redirects to another host carries the key on neither hop', async () => {
+		const elsewhere = `${fileOrigin(sandbox())}/files/moved/cv.pdf?size=30000`;
+		const onApiHost = `${sandbox().origin}/files/redirect/cv.pdf?to=${encodeURIComponent(elsewhere)}`;
 		const formId = await newFileForm(sandbox());
 		const id = await respondWith(sandbox(), formId, {
-			answers: {
-				Résumé: urls.map((url, i) => ({ url, filename: `report-${i}.pdf` })),
-				Photo: [{ url: elsewhere, filename: 'photo.png' }],
-			},
+			answers: { Résumé: [{ url: onApiHost, filename: 'cv.pdf' }] },
 		});
-		await resetStats(sandbox());
-		sandbox().context.rateLimiter.reset();
 
 		const result = await runFillout(sandbox(), getParameters(formId, id));
 
 		expect(result.error).toBeUndefined();
-		const demoKey = sandbox().demo.apiKey;
-		const stats = sandbox().context.stats.snapshot().byKey[demoKey];
-		// One request for the submission and one per file on the API's host, none refused.
-		expect(stats.requests).toEqual({
-			'GET /v1/api/forms/:formId/submissions/:submissionId': 1,
-			'GET /v1/api/files/:token/:name': 8,
-		});
-		expect(stats.rateLimited).toBe(0);
-		// The sandbox's record of Authorization headers: every file request on the API's
-		// host carried one; the file on another host none.
-		const requests = sandbox().context.files.requests;
-		const onApi = requests.filter((r) => r.path.startsWith('/v1/api/files/'));
-		expect(onApi.map((r) => r.authorization)).toEqual(Array(8).fill(true));
-		expect(requests.filter((r) => r.path.startsWith('/files/'))).toEqual([
-			expect.objectContaining({ path: '/files/other/photo.png', authorization: false }),
+		expect(sandbox().context.files.requests).toEqual([
+			expect.objectContaining({ host: new URL(sandbox().origin).host, authorization: false }),
+			expect.objectContaining({ host: new URL(elsewhere).host, authorization: false }),
 		]);
-
-		const binary = result.items[0].binary ?? {};
-		expect(Object.keys(binary).sort()).toEqual(
-			['Photo_1', ...urls.map((_, i) => `Resume_${i + 1}`)].sort(),
-		);
-		for (const [i, url] of urls.entries()) {
-			expect(binary[`Resume_${i + 1}`].fileName).toBe(`report-${i}.pdf`);
-			expect(sha256(await bytesOfBinary(binary[`Resume_${i + 1}`]))).toBe(servedHash(url, 20_000));
-		}
-		expect(sha256(await bytesOfBinary(binary.Photo_1))).toBe(await directHash(elsewhere));
-	});
-
-	it('without a credential the API host refuses the file, as any API call', async () => {
-		const response = await fetch(`${sandbox().origin}/v1/api/files/own/x.pdf`);
-		expect(response.status).toBe(400);
-		expect(((await response.json()) as IDataObject).message).toBe(
-			'API authorization header missing',
+		expect(sha256(await bytesOfBinary(result.items[0].binary!.Resume_1))).toBe(
+			servedHash(elsewhere, 30_000),
 		);
 	});
 });

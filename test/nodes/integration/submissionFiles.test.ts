@@ -1,6 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { bytesOfBinary, fileOrigin, newFileForm, respondWith, sha256 } from './filesSupport';
+import {
+	SANDBOX_FILE_OPTIONS,
+	bytesOfBinary,
+	fileOrigin,
+	newFileForm,
+	respondWith,
+	sha256,
+} from './filesSupport';
 import { formById, jsonOf, pairedIndex, runFillout, useSandbox } from './support';
 
 const sandbox = useSandbox({ rateLimit: 0 });
@@ -12,6 +19,7 @@ const getParameters = (formId: string, submissionId: string, extra: IDataObject 
 	submissionId,
 	downloadFiles: true,
 	...extra,
+	fileOptions: { ...SANDBOX_FILE_OPTIONS, ...(extra.fileOptions as IDataObject | undefined) },
 });
 
 /** The hash of a file fetched straight from the sandbox (no credential, not through the node). */
@@ -126,7 +134,7 @@ describe('Download Files', () => {
 				returnAll: true,
 				simplify,
 				downloadFiles: true,
-				fileOptions: { binaryPropertyPrefix: 'file_' },
+				fileOptions: { ...SANDBOX_FILE_OPTIONS, binaryPropertyPrefix: 'file_' },
 			});
 			expect(result.items).toHaveLength(3);
 			for (const [i, item] of result.items.entries()) {

@@ -1,0 +1,118 @@
+/**
+ * Which file addresses point into a private network, judged from the address alone (a
+ * node cannot resolve names; n8n's N8N_SSRF_PROTECTION_ENABLED checks what names resolve
+ * to). The URL parser has already turned every spelling of an IPv4 address (decimal,
+ * hex, octal, short forms) into dotted decimal and every IPv6 address into its short form.
+ * Pure; the check is applied to every hop in transport/files.ts.
+ */
+
+/** `private`: refused unless the user allows private addresses. `metadata`: always refused. */
+export type AddressKind = 'private' | 'metadata';
+
+export interface AddressVerdict {
+	kind: AddressKind;
+	/** What the address is, e.g. "a loopback address". */
+	what: string;
+}
+
+/** Cloud instance-metadata endpoints outside the link-local range, and their names. */
+const METADATA_IPV4 = new Set(['100.100.100.200', '192.0.0.192', '168.63.129.16']);
+const METADATA_NAMES = new Set([
+	'metadata',
+	'metadata.google.internal',
+	'metadata.goog',
+	'instance-data',
+	'instance-data.ec2.internal',
+]);
+
+/** [first address, prefix length, what it is]; link-local is where clouds serve metadata. */
+const IPV4_RANGES: Array<[string, number, string]> = [
+	['0.0.0.0', 8, 'an address of this machine'],
+	['127.0.0.0', 8, 'a loopback address'],
+	['10.0.0.0', 8, 'a private network address'],
+	['172.16.0.0', 12, 'a private network address'],
+	['192.168.0.0', 16, 'a private network address'],
+	['100.64.0.0', 10, 'a private network address (shared address space)'],
+	['192.0.0.0', 24, 'a reserved address'],
+	['198.18.0.0', 15, 'a reserved address'],
+	['224.0.0.0', 4, 'a multicast address'],
+	['240.0.0.0', 4, 'a reserved address'],
+];
+
+function ipv4Number(text: string): number | undefined {
+	const parts = text.split('.');
+	if (parts.length !== 4 || parts.some((part) => !/^\d{1,3}$/.test(part) || Number(part) > 255))
+		return undefined;
+	return parts.reduce((sum, part) => sum * 256 + Number(part), 0);
+}
+
+function inIpv4Range(address: number, first: string, bits: number): boolean {
+	const size = 2 ** (32 - bits);
+	return Math.floor(address / size) === Math.floor((ipv4Number(first) ?? 0) / size);
+}
+
+function ipv4Verdict(text: string): AddressVerdict | undefined {
+	const address = ipv4Number(text);
+	if (address === undefined) return undefined;
+	if (METADATA_IPV4.has(text) || inIpv4Range(address, '169.254.0.0', 16))
+		return { kind: 'metadata', what: 'a link-local or cloud metadata address' };
+	const range = IPV4_RANGES.find(([first, bits]) => inIpv4Range(address, first, bits));
+	return range && { kind: 'private', what: range[2] };
+}
+
+/** The eight 16-bit groups of an IPv6 address as the URL parser writes it (no brackets). */
+function ipv6Groups(text: string): number[] | undefined {
+	const halves = text.split('::');
+	if (halves.length > 2) return undefined;
+	const groups = (half: string) => (half === '' ? [] : half.split(':').map((g) => parseInt(g, 16)));
+	const head = groups(halves[0]);
+	const tail = halves.length === 2 ? groups(halves[1]) : [];
+	const missing = 8 - head.length - tail.length;
+	if (missing < 0 || (halves.length === 1 && missing !== 0)) return undefined;
+	const all = [...head, ...Array<number>(missing).fill(0), ...tail];
+	return all.some((g) => !Number.isInteger(g) || g < 0 || g > 0xffff) ? undefined : all;
+}
+
+function ipv4Of(high: number, low: number): string {
+	return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+}
+
+function ipv6Verdict(text: string): AddressVerdict | undefined {
+	const g = ipv6Groups(text);
+	if (!g) return undefined;
+	const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+	if (zeros(0, 8)) return { kind: 'private', what: 'an address of this machine' };
+	if (zeros(0, 7) && g[7] === 1) return { kind: 'private', what: 'a loopback address' };
+	// IPv4 inside IPv6: mapped (::ffff:a.b.c.d), compatible (::a.b.c.d), NAT64 (64:ff9b::).
+	if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0)) return ipv4Verdict(ipv4Of(g[6], g[7]));
+	if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return ipv4Verdict(ipv4Of(g[6], g[7]));
+	if (g[0] === 0x2002) return ipv4Verdict(ipv4Of(g[1], g[2])); // 6to4
+	if ((g[0] & 0xffc0) === 0xfe80)
+		return { kind: 'metadata', what: 'a link-local or cloud metadata address' };
+	if (g[0] === 0xfd00 && g[1] === 0xec2)
+		return { kind: 'metadata', what: 'a cloud metadata address' };
+	if ((g[0] & 0xfe00) === 0xfc00) return { kind: 'private', what: 'a private network address' };
+	if ((g[0] & 0xff00) === 0xff00) return { kind: 'private', what: 'a multicast address' };
+	return undefined;
+}
+
+/** Names that only this machine or a local network resolves. */
+function nameVerdict(name: string): AddressVerdict | undefined {
+	if (METADATA_NAMES.has(name)) return { kind: 'metadata', what: 'a cloud metadata address' };
+	if (name === 'localhost' || name.endsWith('.localhost') || name === 'localhost.localdomain')
+		return { kind: 'private', what: 'a loopback address' };
+	if (!name.includes('.')) return { kind: 'private', what: 'a local network name' };
+	if (/\.(local|internal|localdomain|home\.arpa)$/.test(name))
+		return { kind: 'private', what: 'a local network name' };
+	return undefined;
+}
+
+/**
+ * What a URL's host is when it is not a public one, or undefined when it may be public.
+ * `url` must parse (the caller checked it is http(s)).
+ */
+export function privateAddressOf(url: string): AddressVerdict | undefined {
+	const host = new URL(url).hostname.toLowerCase().replace(/\.+$/, '');
+	if (host.startsWith('[')) return ipv6Verdict(host.slice(1, -1));
+	return ipv4Verdict(host) ?? nameVerdict(host);
+}
