@@ -43,7 +43,7 @@ describe('with Fillout’s cloud', () => {
 		async (region) => {
 			const error = await activationError(h, 'formA1', 'http://localhost:5678', cloudKey(region));
 			expect(error.message).toBe(
-				"Fillout cannot reach n8n's webhook address http://localhost:5678/webhook/0f5e6a4c-8d7b-4e1f-9a2b-3c4d5e6f7a8b/webhook: it is localhost, not an address on the internet",
+				"Fillout cannot reach n8n's webhook address http://localhost:5678/webhook/0f5e6a4c-8d7b-4e1f-9a2b-3c4d5e6f7a8b/webhook: it is a loopback address, not an address on the internet",
 			);
 			expect(error.description).toContain('WEBHOOK_URL environment variable');
 			expect(error.description).toContain('use the Fillout Polling Trigger instead');
@@ -52,15 +52,15 @@ describe('with Fillout’s cloud', () => {
 	);
 
 	it.each([
-		['http://127.0.0.1:5678', 'loopback'],
-		['http://192.168.1.20:5678', '192.168.0.0/16'],
-		['http://10.0.0.5', '10.0.0.0/8'],
-		['http://172.20.0.3:5678', '172.16.0.0/12'],
-		['http://169.254.1.1', 'link-local'],
-		['http://[::1]:5678', '::1'],
-		['http://[fd00::5]:5678', 'fc00::/7'],
-		['http://n8n.local:5678', '*.local'],
-		['http://n8n:5678', 'without a domain'],
+		['http://127.0.0.1:5678', 'a loopback address'],
+		['http://192.168.1.20:5678', 'a private network address'],
+		['http://10.0.0.5', 'a private network address'],
+		['http://172.20.0.3:5678', 'a private network address'],
+		['http://169.254.1.1', 'a link-local or cloud metadata address'],
+		['http://[::1]:5678', 'a loopback address'],
+		['http://[fd00::5]:5678', 'a private network address'],
+		['http://n8n.local:5678', 'a local network name'],
+		['http://n8n:5678', 'a local network name'],
 	])('n8n at %s is refused (%s)', async (instanceUrl, reason) => {
 		const error = await activationError(h, 'formA1', instanceUrl, cloudKey('us'));
 		expect(error.message).toContain(reason);

@@ -102,7 +102,7 @@ function nameVerdict(name: string): AddressVerdict | undefined {
 	if (name === 'localhost' || name.endsWith('.localhost') || name === 'localhost.localdomain')
 		return { kind: 'private', what: 'a loopback address' };
 	if (!name.includes('.')) return { kind: 'private', what: 'a local network name' };
-	if (/\.(local|internal|localdomain|home\.arpa)$/.test(name))
+	if (/\.(local|internal|localdomain|lan|home\.arpa)$/.test(name))
 		return { kind: 'private', what: 'a local network name' };
 	return undefined;
 }

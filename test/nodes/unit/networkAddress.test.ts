@@ -59,6 +59,7 @@ describe('privateAddressOf', () => {
 		['http://nas.local/a', 'a local network name'],
 		['http://files.corp.internal/a', 'a local network name'],
 		['http://printer.home.arpa/a', 'a local network name'],
+		['http://nas.lan/a', 'a local network name'],
 	])('%s is refused unless allowed: %s', (url, what) => {
 		expect(privateAddressOf(url)).toEqual({ kind: 'private', what });
 	});
