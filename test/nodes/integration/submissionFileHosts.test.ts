@@ -1,7 +1,7 @@
 /**
  * Download Files against hosts that misbehave or are special: a file host that closes the
- * connection half-way through a file, and a file served by the API's own host (the only
- * file request that gets the credential, paced with the API's requests); and n8n's binary
+ * connection half-way through a file, and file addresses on the API's own host (fetched
+ * without the credential like any other, never as an API call); and n8n's binary
  * data store refusing a file that arrived whole. The sandbox's rate limit is on, as on
  * the live service.
  */
