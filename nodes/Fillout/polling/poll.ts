@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import type { Submission } from '../helpers/interfaces';
 import { formIdForTrigger } from '../shared/parameters';
-import { readSubmissions, readSubmissionsUntil } from '../shared/readSubmissions';
+import { readSubmissions, readSubmissionsUntil } from '../reading/readSubmissions';
 import {
 	FILES_KEY,
 	fileSettingsOf,

@@ -2,8 +2,8 @@ import type {
 	PageAnswer,
 	PageQuery,
 	PagerOptions,
-} from '../../../nodes/Fillout/helpers/submissionPaging';
-import { SubmissionPager } from '../../../nodes/Fillout/helpers/submissionPaging';
+} from '../../../nodes/Fillout/reading/submissionPager';
+import { SubmissionPager } from '../../../nodes/Fillout/reading/submissionPager';
 import type { ListAnswer, ModelRow } from './support/listModel';
 import { ListModel } from './support/listModel';
 

@@ -13,7 +13,7 @@ import {
 import { BuiltItems } from '../../shared/itemLoop';
 import { itemProblem } from '../../shared/nodeErrors';
 import { formIdOf } from '../../shared/parameters';
-import { readSubmissions } from '../../shared/readSubmissions';
+import { readSubmissions } from '../../reading/readSubmissions';
 import {
 	downloadFilesParameters,
 	FILES_KEY,

@@ -1,7 +1,7 @@
 import type {
 	PageQuery,
 	PagedSubmission,
-} from '../../../../nodes/Fillout/helpers/submissionPaging';
+} from '../../../../nodes/Fillout/reading/submissionPager';
 
 /**
  * A model of Fillout's list endpoint (`GET /forms/{id}/submissions`) over an in-memory

@@ -1,30 +1,10 @@
 /**
- * Planner for reading a form's submissions page by page. It does no I/O: the caller
+ * Reads one time range of a form's submissions page by page. It does no I/O: the caller
  * asks `next()` for the query to send, sends it, and hands the answer to `receive()`
- * until `next()` returns undefined; `results()` then lists each submission once, in the
- * requested order.
- *
- * Invariant: every submission that exists from the first request to the last is
- * returned exactly once, whatever is added, deleted or edited in between, or the read
- * fails saying why. docs/reading-submissions.md gives the argument; in short:
- *
- * - Return All reads oldest first (an edit moves a submission later, ahead of the read).
- * - Each page continues from the instant of the last submission read (the anchor), at
- *   offset 0 when the page showed what came before it, so an instant of up to a page is
- *   one statement, whatever order ties come in.
- * - An instant filling a page is read by offset within it. A page at an offset counts
- *   only if it holds a submission read before at the same time; otherwise deletions
- *   moved things and it is asked again from further back. Such an instant is read twice
- *   and its listings compared (InstantReading): a changed order fails the read.
- * - Only a short page ends the read: `totalResponses` may be counted apart from the page.
- *
- * Cost, nothing changing: 1 request below 150 submissions, 2 + floor((N - 150) / 149)
- * from 150 on; at most ceil(N / 150) + 1 below 22,500.
- *
- * Bounds: "from instant L on" is sent as 1 ms before L (after L when sorting newest
- * first), right whether the service's bounds are strict or inclusive. Times compare in
- * milliseconds, the precision of Fillout's timestamps. A submission whose time cannot
- * be read is still returned; the anchor is the page's last one with a readable time.
+ * until `finished`; `results()` then lists each submission once, in the requested order.
+ * Every submission that exists from the first request to the last is returned exactly
+ * once, whatever changes in between, or the read fails saying why:
+ * docs/reading-submissions.md gives the rules and the argument.
  */
 
 import { InstantReading } from './instantReading';
@@ -58,6 +38,11 @@ export interface PagerOptions {
 	maxItems?: number;
 	/** At most Fillout's maximum `limit`, 150. */
 	pageSize?: number;
+	/**
+	 * Asked when a short page would end the read: while it says no, the read waits
+	 * (`next()` gives nothing) and then reads on from where it was.
+	 */
+	mayEnd?: () => boolean;
 }
 
 export const MAX_PAGE_SIZE = 150;
@@ -79,7 +64,7 @@ interface Entry<T> {
 	order: number;
 }
 
-function timeOf(item: PagedSubmission): number | undefined {
+export function timeOf(item: PagedSubmission): number | undefined {
 	const ms = typeof item.submissionTime === 'string' ? Date.parse(item.submissionTime) : NaN;
 	return Number.isNaN(ms) ? undefined : ms;
 }
@@ -93,6 +78,9 @@ export class SubmissionPager<T extends PagedSubmission> {
 	private readonly maxItems?: number;
 	private readonly userAfter?: string;
 	private readonly userBefore?: string;
+	private readonly mayEnd?: () => boolean;
+	/** A short page came while `mayEnd` said no: read on from it once it says yes. */
+	private held = false;
 
 	/** Submissions from trusted pages, in the order first read. */
 	private readonly entries = new Map<string, Entry<T>>();
@@ -120,13 +108,20 @@ export class SubmissionPager<T extends PagedSubmission> {
 		this.maxItems = options.maxItems;
 		this.userAfter = options.afterDate;
 		this.userBefore = options.beforeDate;
+		this.mayEnd = options.mayEnd;
 		this.done = this.maxItems !== undefined && this.maxItems <= 0;
 	}
 
-	/** The query to send next, or undefined when everything has been read. */
+	/** Whether everything has been read. */
+	get finished(): boolean {
+		return this.done;
+	}
+
+	/** The query to send next; undefined when finished or waiting for `mayEnd`. */
 	next(): PageQuery | undefined {
 		if (this.pending) throw new Error('The previous page has not been received yet');
-		if (this.done) return undefined;
+		if (this.done || (this.held && !this.mayEnd!())) return undefined;
+		this.held = false;
 		this.requests++;
 		// Far above what a correct service needs (an instant read by offset is read up to
 		// three times): this only stops a misbehaving one.
@@ -145,6 +140,14 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (this.offset > 0) query.offset = this.offset;
 		this.pending = query;
 		return { ...query };
+	}
+
+	/** Takes a page read by someone else as this read's first: `query` is what it answered. */
+	receiveFirst(query: PageQuery, answer: PageAnswer<T>): void {
+		if (this.requests > 0) throw new Error('The read has already started');
+		this.requests++;
+		this.pending = { ...query };
+		this.receive(answer);
 	}
 
 	receive(answer: PageAnswer<T>): void {
@@ -177,8 +180,11 @@ export class SubmissionPager<T extends PagedSubmission> {
 		this.shortBelowCount =
 			short && total !== undefined && reached < total && !added ? this.shortBelowCount + 1 : 0;
 		if (wantedAll || (short && (total === undefined || reached >= total))) {
-			this.done = true;
-			return;
+			if (wantedAll || !this.mayEnd || this.mayEnd()) {
+				this.done = true;
+				return;
+			}
+			this.held = true;
 		}
 		if (this.shortBelowCount >= MAX_SHORT_BELOW_COUNT) {
 			// Short pages below the count, and reading on from them brought nothing.
@@ -242,7 +248,9 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (time === undefined || (this.rangeTime !== undefined && !this.isPast(time))) {
 			// Same range: the last submission's position is known exactly.
 			this.offset = offset + Math.max(0, responses.length - 1);
-			if (this.instant) this.instant.spansPages ||= this.withinInstant(responses);
+			// Only a full page shows that an instant goes on past it.
+			const full = responses.length >= query.limit;
+			if (this.instant) this.instant.spansPages ||= full && this.withinInstant(responses);
 			return;
 		}
 		// A new range from the anchor's instant. When this page shows what comes before that

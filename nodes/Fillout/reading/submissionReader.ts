@@ -1,0 +1,274 @@
+/**
+ * Return All with several pages in flight. The first page gives Fillout's count; pages at
+ * offsets spread over the count then split the submissions by time into ranges, each read
+ * by its own SubmissionPager, side by side. Ranges meet at an instant's first submission,
+ * so none shares an instant with another; the newest range ends last, so a submission an
+ * edit moves to the present is still read. docs/reading-submissions.md gives the argument.
+ * Planner only: the caller sends what `ready()` gives and hands each answer to `receive()`.
+ */
+
+import {
+	MAX_PAGE_SIZE,
+	SubmissionPager,
+	timeOf,
+	type PageAnswer,
+	type PageQuery,
+	type PagedSubmission,
+	type PagerOptions,
+} from './submissionPager';
+
+/** Ranges read side by side: at 1 s per request, Fillout's 5 requests/s needs 5 in flight. */
+export const MAX_RANGES = 8;
+
+export interface ReaderRequest {
+	id: number;
+	query: PageQuery;
+}
+
+interface Range<T extends PagedSubmission> {
+	/** The range holds the times from `startMs` (inclusive) to `endMs` (exclusive). */
+	startMs?: number;
+	endMs?: number;
+	pager: SubmissionPager<T>;
+	/** Its first page already reached past `endMs`. */
+	complete: boolean;
+	busy: boolean;
+}
+
+/** A page at an offset, read to find where a range starts. */
+interface Probe<T extends PagedSubmission> {
+	query: PageQuery;
+	answer?: PageAnswer<T>;
+}
+
+export class SubmissionReader<T extends PagedSubmission> {
+	private readonly options: PagerOptions;
+	private readonly pageSize: number;
+	private readonly probes: Array<Probe<T>> = [];
+	private readonly ranges: Array<Range<T>> = [];
+	private readonly waiting = new Map<number, (answer: PageAnswer<T>) => void>();
+	/** Requests made while handling an answer, sent with the next `ready()`. */
+	private outbox: ReaderRequest[] = [];
+	private lastId = 0;
+	private started = false;
+	/** Boundaries later than this are not used: an edit may move a submission to the present. */
+	private presentMs = Infinity;
+
+	constructor(options: PagerOptions) {
+		this.options = options;
+		this.pageSize = Math.max(2, Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE));
+		// A Limit read stops at its limit: one pager, in the order asked for.
+		if (options.maxItems !== undefined) this.addRange(new SubmissionPager<T>(options));
+	}
+
+	get finished(): boolean {
+		if (this.options.maxItems === undefined && !this.started) return false;
+		if (this.probes.some((probe) => !probe.answer)) return false;
+		return this.ranges.length > 0 && this.ranges.every(isFinished);
+	}
+
+	/** The queries that can be sent now (none while every range waits for an answer). */
+	ready(): ReaderRequest[] {
+		if (!this.started && this.options.maxItems === undefined) {
+			this.started = true;
+			const first: PageQuery = { limit: this.pageSize, sort: 'asc', ...this.userBounds() };
+			return [this.request(first, (answer) => this.receiveFirstPage(first, answer))];
+		}
+		const requests = this.outbox;
+		this.outbox = [];
+		for (const range of this.ranges) {
+			if (range.busy || isFinished(range)) continue;
+			const query = range.pager.next();
+			if (!query) continue;
+			range.busy = true;
+			requests.push(
+				this.request(query, (answer) => {
+					range.busy = false;
+					range.pager.receive(answer);
+				}),
+			);
+		}
+		return requests;
+	}
+
+	/** `servedAtMs`: when Fillout answered (its `date` header), for the first page. */
+	receive(id: number, answer: PageAnswer<T>, servedAtMs?: number): void {
+		const handle = this.waiting.get(id);
+		if (!handle) throw new Error(`No page ${id} was requested`);
+		this.waiting.delete(id);
+		if (servedAtMs !== undefined) this.presentMs = Math.min(this.presentMs, servedAtMs);
+		handle(answer);
+	}
+
+	/** Everything read, each submission once, in the requested order. */
+	results(): T[] {
+		return this.inOrder(this.ranges);
+	}
+
+	/**
+	 * What was read of the listing's start, in the requested order: the ranges read to
+	 * their end, then what was read of the first that was not.
+	 */
+	prefix(): T[] {
+		const open = this.ranges.findIndex((range) => !isFinished(range));
+		return this.inOrder(open === -1 ? this.ranges : this.ranges.slice(0, open + 1));
+	}
+
+	private request(query: PageQuery, handle: (answer: PageAnswer<T>) => void): ReaderRequest {
+		const id = ++this.lastId;
+		this.waiting.set(id, handle);
+		return { id, query: { ...query } };
+	}
+
+	/** The first page: read on alone, or spread pages over Fillout's count to split by. */
+	private receiveFirstPage(query: PageQuery, answer: PageAnswer<T>): void {
+		this.probes.push({ query, answer });
+		const count = typeof answer.totalResponses === 'number' ? answer.totalResponses : 0;
+		const step = this.pageSize - 1;
+		// A range takes at least two pages, each later one bringing pageSize - 1 new. It starts
+		// one after its page's offset (the first submission shows no instant's start) and
+		// leaves its last page a slot for the next range's first, which inclusive bounds list.
+		const ranges = Math.min(MAX_RANGES, Math.floor(count / (2 * step)));
+		const full = Array.isArray(answer.responses) && answer.responses.length >= this.pageSize;
+		if (ranges >= 2 && full) {
+			const spacing = Math.max(step, Math.floor(count / (ranges * step)) * step - 2);
+			for (let k = 1; k < ranges; k++) {
+				const probe: Probe<T> = { query: { ...query, offset: k * spacing } };
+				this.probes.push(probe);
+				this.outbox.push(
+					this.request(probe.query, (probeAnswer) => {
+						probe.answer = probeAnswer;
+						this.createRanges();
+					}),
+				);
+			}
+		}
+		this.createRanges();
+	}
+
+	/** Creates the ranges once every probe is in. */
+	private createRanges(): void {
+		if (this.probes.some((probe) => !probe.answer)) return;
+		const starts = this.rangeStarts();
+		starts.forEach((start, k) => {
+			const endMs = starts[k + 1]?.timeMs;
+			const top = k === starts.length - 1;
+			const pager: SubmissionPager<T> = new SubmissionPager<T>({
+				...this.options,
+				sort: 'asc',
+				pageSize: this.pageSize,
+				afterDate: this.afterDateOf(start.timeMs),
+				beforeDate: endMs === undefined ? this.options.beforeDate : isoOf(endMs),
+				mayEnd: top ? (): boolean => this.othersFinished(pager) : undefined,
+			});
+			const range = this.addRange(pager, start.timeMs, endMs);
+			pager.receiveFirst(start.query, { responses: start.responses });
+			const anchor = lastReadableTime(start.responses);
+			range.complete = endMs !== undefined && anchor !== undefined && anchor >= endMs;
+		});
+	}
+
+	/**
+	 * Where each range starts: the first page, then each probe's first submission that is
+	 * later than the one before it (an instant's first), in increasing order, none later
+	 * than the present. A probe that shows no such submission is not used.
+	 */
+	private rangeStarts(): Array<{ timeMs?: number; query: PageQuery; responses: T[] }> {
+		const [first, ...probes] = this.probes;
+		const starts: Array<{ timeMs?: number; query: PageQuery; responses: T[] }> = [
+			{ query: first.query, responses: responsesOf(first.answer) },
+		];
+		let lastMs = -Infinity;
+		for (const probe of probes) {
+			const responses = responsesOf(probe.answer);
+			const at = instantStart(responses);
+			if (at === -1) continue;
+			const timeMs = timeOf(responses[at])!;
+			if (timeMs <= lastMs || timeMs > this.presentMs - 1000) continue;
+			lastMs = timeMs;
+			const query: PageQuery = {
+				limit: probe.query.limit - at,
+				sort: 'asc',
+				afterDate: this.afterDateOf(timeMs),
+				...(this.options.beforeDate === undefined ? {} : { beforeDate: this.options.beforeDate }),
+			};
+			starts.push({ timeMs, query, responses: responses.slice(at) });
+		}
+		return starts;
+	}
+
+	private othersFinished(pager: SubmissionPager<T>): boolean {
+		return this.ranges.every((range) => range.pager === pager || isFinished(range));
+	}
+
+	private addRange(pager: SubmissionPager<T>, startMs?: number, endMs?: number): Range<T> {
+		const range = { pager, startMs, endMs, complete: false, busy: false };
+		this.ranges.push(range);
+		return range;
+	}
+
+	/** "From `startMs` on", sent as 1 ms before it, narrowed by the user's own filter. */
+	private afterDateOf(startMs: number | undefined): string | undefined {
+		if (startMs === undefined) return this.options.afterDate;
+		const userMs = Date.parse(this.options.afterDate ?? '');
+		return userMs >= startMs - 1 ? this.options.afterDate : isoOf(startMs - 1);
+	}
+
+	private userBounds(): Pick<PageQuery, 'afterDate' | 'beforeDate'> {
+		const { afterDate, beforeDate } = this.options;
+		return {
+			...(afterDate === undefined ? {} : { afterDate }),
+			...(beforeDate === undefined ? {} : { beforeDate }),
+		};
+	}
+
+	/** The ranges' submissions, each range's own only, once each, in the requested order. */
+	private inOrder(ranges: ReadonlyArray<Range<T>>): T[] {
+		const seen = new Set<string>();
+		const items: T[] = [];
+		for (const range of ranges) {
+			for (const item of range.pager.results()) {
+				const time = timeOf(item);
+				const outside =
+					time !== undefined &&
+					((range.startMs !== undefined && time < range.startMs) ||
+						(range.endMs !== undefined && time >= range.endMs));
+				if (outside || seen.has(item.submissionId)) continue;
+				seen.add(item.submissionId);
+				items.push(item);
+			}
+		}
+		const limited = this.options.maxItems !== undefined;
+		return !limited && this.options.sort === 'desc' ? items.reverse() : items;
+	}
+}
+
+function isFinished<T extends PagedSubmission>(range: Range<T>): boolean {
+	return range.complete || range.pager.finished;
+}
+
+function responsesOf<T extends PagedSubmission>(answer: PageAnswer<T> | undefined): T[] {
+	return Array.isArray(answer?.responses) ? answer.responses : [];
+}
+
+/** The index of the first submission later than the one before it, or -1. */
+function instantStart(responses: readonly PagedSubmission[]): number {
+	for (let i = 1; i < responses.length; i++) {
+		const before = timeOf(responses[i - 1]);
+		const at = timeOf(responses[i]);
+		if (before !== undefined && at !== undefined && at > before) return i;
+	}
+	return -1;
+}
+
+function lastReadableTime(responses: readonly PagedSubmission[]): number | undefined {
+	for (let i = responses.length - 1; i >= 0; i--) {
+		const time = timeOf(responses[i]);
+		if (time !== undefined) return time;
+	}
+	return undefined;
+}
+
+function isoOf(ms: number): string {
+	return new Date(ms).toISOString();
+}

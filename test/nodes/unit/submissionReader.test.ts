@@ -1,0 +1,134 @@
+import type { PagerOptions } from '../../../nodes/Fillout/reading/submissionPager';
+import {
+	MAX_RANGES,
+	SubmissionReader,
+	type ReaderRequest,
+} from '../../../nodes/Fillout/reading/submissionReader';
+import type { ModelRow } from './support/listModel';
+import { ListModel } from './support/listModel';
+
+/**
+ * Examples of the parallel reader (Return All with pages in flight);
+ * submissionPaging.model.test.ts checks its invariant under churn.
+ */
+
+const START = Date.UTC(2024, 0, 1);
+
+/** Sends every query as soon as the reader gives it; answers the oldest in flight first. */
+function readInFlight(
+	service: ListModel,
+	options: PagerOptions,
+	served = START + 86_400_000,
+	beforeAnswer: (answered: number) => void = () => {},
+) {
+	const reader = new SubmissionReader<ModelRow>(options);
+	const inFlight: ReaderRequest[] = [];
+	let mostInFlight = 0;
+	let answered = 0;
+	while (!reader.finished) {
+		inFlight.push(...reader.ready());
+		mostInFlight = Math.max(mostInFlight, inFlight.length);
+		const request = inFlight.shift();
+		if (!request) throw new Error('The reader waits with nothing in flight');
+		beforeAnswer(answered++);
+		reader.receive(request.id, service.list(request.query), served);
+	}
+	return { rows: reader.results(), reader, requests: service.queries.length, mostInFlight };
+}
+
+const idsOf = (rows: ModelRow[]) => rows.map((row) => row.submissionId);
+
+describe('SubmissionReader: Return All with pages in flight', () => {
+	it.each([
+		[149, 1],
+		[150, 2],
+		[1_234, 9],
+		[10_000, 68],
+		[22_000, 149],
+	])('%i submissions, nothing changing: each once, in order, within ceil(N / 150) + 2', (n) => {
+		const service = new ListModel();
+		service.addMany(n, START, 1000);
+		const { rows, requests, mostInFlight } = readInFlight(service, { sort: 'asc' });
+		expect(idsOf(rows)).toEqual(Array.from({ length: n }, (_, i) => `s${i}`));
+		expect(requests).toBeLessThanOrEqual(Math.ceil(n / 150) + 2);
+		if (n >= 10_000) expect(mostInFlight).toBe(MAX_RANGES);
+	});
+
+	it('10,000 newest first: the same submissions, reversed', () => {
+		const service = new ListModel();
+		service.addMany(10_000, START, 1000);
+		const { rows } = readInFlight(service, { sort: 'desc' });
+		expect(idsOf(rows)).toEqual(Array.from({ length: 10_000 }, (_, i) => `s${9_999 - i}`));
+	});
+
+	it('a Limit read stays one request: Limit 10 asks for 10, newest first', () => {
+		const service = new ListModel();
+		service.addMany(5_000, START, 1000);
+		const { rows, requests } = readInFlight(service, { sort: 'desc', maxItems: 10 });
+		expect(requests).toBe(1);
+		expect(service.queries[0]).toEqual({ limit: 10, sort: 'desc' });
+		expect(idsOf(rows)).toEqual(Array.from({ length: 10 }, (_, i) => `s${4_999 - i}`));
+	});
+
+	it('splits by time at instants: 3,000 submissions in pairs sharing a time, none lost or twice', () => {
+		const service = new ListModel();
+		for (let i = 0; i < 3_000; i++) service.add(START + Math.floor(i / 2) * 1000);
+		const { rows } = readInFlight(service, { sort: 'asc' });
+		expect(idsOf(rows)).toEqual(Array.from({ length: 3_000 }, (_, i) => `s${i}`));
+	});
+
+	it('keeps the user’s date filters on every request', () => {
+		const service = new ListModel();
+		service.addMany(3_000, START, 1000);
+		const afterDate = new Date(START + 499_500).toISOString();
+		const beforeDate = new Date(START + 2_500_500).toISOString();
+		const { rows } = readInFlight(service, { sort: 'asc', afterDate, beforeDate });
+		expect(idsOf(rows)).toEqual(Array.from({ length: 2_001 }, (_, i) => `s${500 + i}`));
+		for (const query of service.queries) {
+			expect(Date.parse(query.afterDate!)).toBeGreaterThanOrEqual(Date.parse(afterDate));
+			expect(Date.parse(query.beforeDate!)).toBeLessThanOrEqual(Date.parse(beforeDate));
+		}
+	});
+
+	it('an edit moving an unread submission to the present during the read still brings it, once', () => {
+		const service = new ListModel();
+		service.addMany(3_000, START, 1000);
+		let now = START + 10_000_000;
+		// After the probes, move s10 (in the first range, not read yet) to the present.
+		const { rows } = readInFlight(service, { sort: 'asc' }, now, (answered) => {
+			if (answered === 6) service.restamp('s10', (now += 1000));
+		});
+		expect(idsOf(rows).filter((id) => id === 's10')).toEqual(['s10']);
+		expect(rows).toHaveLength(3_000);
+	});
+
+	it('does not start a range after the present: future-dated submissions stay in the newest range', () => {
+		const service = new ListModel();
+		service.addMany(2_000, START, 1000);
+		const present = START + 1_000_000;
+		const { rows, reader } = readInFlight(service, { sort: 'asc' }, present);
+		expect(rows).toHaveLength(2_000);
+		// Every range after the first starts before the present (a second of margin).
+		const starts = (reader as unknown as { ranges: Array<{ startMs?: number }> }).ranges
+			.map((range) => range.startMs)
+			.filter((ms) => ms !== undefined);
+		expect(starts.length).toBeGreaterThan(0);
+		for (const ms of starts) expect(ms!).toBeLessThanOrEqual(present - 1000);
+	});
+
+	it('stopped early, gives a prefix of the listing: whole ranges, then what was read of the next', () => {
+		const service = new ListModel();
+		service.addMany(5_000, START, 1000);
+		const reader = new SubmissionReader<ModelRow>({ sort: 'asc' });
+		const inFlight: ReaderRequest[] = [];
+		for (let step = 0; step < 30; step++) {
+			inFlight.push(...reader.ready());
+			// Answers out of order: later ranges get ahead of earlier ones.
+			const [request] = inFlight.splice((step * 5) % inFlight.length, 1);
+			reader.receive(request.id, service.list(request.query), START + 86_400_000);
+		}
+		const prefix = idsOf(reader.prefix());
+		expect(prefix.length).toBeGreaterThan(300);
+		expect(prefix).toEqual(Array.from({ length: prefix.length }, (_, i) => `s${i}`));
+	});
+});
