@@ -38,8 +38,9 @@ export interface ReadLimits {
 
 /**
  * As `readSubmissions`, but may stop early (see `ReadLimits`): what was read is then a
- * prefix, in order, of the whole listing. Return All keeps several pages in flight
- * (SubmissionReader); each request waits only for the pacer.
+ * prefix, in order, of the whole listing. Return All keeps pages in flight
+ * (SubmissionReader), as many as Fillout's rate can start within one answer's time, the
+ * oldest range first: the pacer is then the only wait, and a stop waits for few.
  */
 export async function readSubmissionsUntil(
 	ctx: FilloutContext,
@@ -50,26 +51,18 @@ export async function readSubmissionsUntil(
 ): Promise<PartialRead> {
 	const reader = new SubmissionReader<Submission>(pagerOptions);
 	const { stopAtMs, mayStop = () => true } = limits;
+	const page = pageSender(ctx, formId, fixedQuery, limits);
 	const inFlight = new Set<Promise<void>>();
+	let queue: ReaderRequest[] = [];
 	let failure: { error: unknown } | undefined;
-	const send = ({ id, query }: ReaderRequest) => {
-		let servedAtMs: number | undefined;
-		const onHeaders: FilloutRequest['onHeaders'] = (header) => {
-			servedAtMs = Date.parse(header('date') ?? '');
-			limits.onHeaders?.(header);
-		};
-		const sent = filloutRequest<SubmissionPage>(ctx, {
-			method: 'GET',
-			path: `/forms/${encodeURIComponent(formId)}/submissions`,
-			qs: { ...fixedQuery, ...query },
-			context: { formId },
-			itemIndex: limits.itemIndex,
-			onHeaders,
-		})
-			.then((page) => {
+	let most = 1;
+	const send = (request: ReaderRequest) => {
+		const startedMs = Date.now();
+		const sent = page(request.query)
+			.then(({ answer, servedAtMs }) => {
 				if (failure) return;
-				const served = Number.isFinite(servedAtMs) ? servedAtMs : Date.now();
-				reader.receive(id, page, served);
+				most = Math.max(most, inFlightFor(Date.now() - startedMs));
+				reader.receive(request.id, answer, servedAtMs);
 			})
 			.catch((error: unknown) => {
 				failure ??= { error };
@@ -77,17 +70,47 @@ export async function readSubmissionsUntil(
 			.finally(() => inFlight.delete(sent));
 		inFlight.add(sent);
 	};
-	while (!reader.finished) {
+	while (!reader.finished && !failure) {
 		if (stopAtMs !== undefined && Date.now() >= stopAtMs && mayStop(reader.prefix())) {
 			await Promise.all(inFlight);
+			if (failure) break;
 			return { submissions: reader.prefix(), complete: false };
 		}
-		if (!failure) reader.ready().forEach(send);
-		if (inFlight.size === 0) break;
+		queue = [...queue, ...reader.ready()].sort((a, b) => a.rank - b.rank);
+		while (inFlight.size < most && queue.length > 0) send(queue.shift()!);
+		if (inFlight.size === 0) throw new Error('The read of submissions stopped with pages left');
 		await Promise.race(inFlight);
-		if (failure && inFlight.size === 0) break;
 	}
+	await Promise.all(inFlight);
 	if (failure) throw failure.error;
-	if (!reader.finished) throw new Error('The read of submissions stopped with pages left to read');
 	return { submissions: reader.results(), complete: true };
+}
+
+/** Pages in flight that keep Fillout's rate busy when an answer takes `tookMs`. */
+function inFlightFor(tookMs: number): number {
+	return Math.min(MAX_RANGES, Math.ceil((tookMs * REQUESTS_PER_SECOND) / 1000) + 1);
+}
+
+/** Sends one list request; `servedAtMs` is Fillout's `date` header, or n8n's clock without one. */
+function pageSender(
+	ctx: FilloutContext,
+	formId: string,
+	fixedQuery: IDataObject,
+	limits: ReadLimits,
+) {
+	return async (query: PageQuery) => {
+		let servedAtMs = NaN;
+		const answer = await filloutRequest<SubmissionPage>(ctx, {
+			method: 'GET',
+			path: `/forms/${encodeURIComponent(formId)}/submissions`,
+			qs: { ...fixedQuery, ...query },
+			context: { formId },
+			itemIndex: limits.itemIndex,
+			onHeaders: (header) => {
+				servedAtMs = Date.parse(header('date') ?? '');
+				limits.onHeaders?.(header);
+			},
+		});
+		return { answer, servedAtMs: Number.isFinite(servedAtMs) ? servedAtMs : Date.now() };
+	};
 }

@@ -23,6 +23,8 @@ export const MAX_RANGES = 8;
 export interface ReaderRequest {
 	id: number;
 	query: PageQuery;
+	/** Lower first: the range (or probe) it reads, oldest first. */
+	rank: number;
 }
 
 interface Range<T extends PagedSubmission> {
@@ -72,17 +74,17 @@ export class SubmissionReader<T extends PagedSubmission> {
 		if (!this.started && this.options.maxItems === undefined) {
 			this.started = true;
 			const first: PageQuery = { limit: this.pageSize, sort: 'asc', ...this.userBounds() };
-			return [this.request(first, (answer) => this.receiveFirstPage(first, answer))];
+			return [this.request(first, 0, (answer) => this.receiveFirstPage(first, answer))];
 		}
 		const requests = this.outbox;
 		this.outbox = [];
-		for (const range of this.ranges) {
+		for (const [rank, range] of this.ranges.entries()) {
 			if (range.busy || isFinished(range)) continue;
 			const query = range.pager.next();
 			if (!query) continue;
 			range.busy = true;
 			requests.push(
-				this.request(query, (answer) => {
+				this.request(query, rank, (answer) => {
 					range.busy = false;
 					range.pager.receive(answer);
 				}),
@@ -114,10 +116,14 @@ export class SubmissionReader<T extends PagedSubmission> {
 		return this.inOrder(open === -1 ? this.ranges : this.ranges.slice(0, open + 1));
 	}
 
-	private request(query: PageQuery, handle: (answer: PageAnswer<T>) => void): ReaderRequest {
+	private request(
+		query: PageQuery,
+		rank: number,
+		handle: (answer: PageAnswer<T>) => void,
+	): ReaderRequest {
 		const id = ++this.lastId;
 		this.waiting.set(id, handle);
-		return { id, query: { ...query } };
+		return { id, query: { ...query }, rank };
 	}
 
 	/** The first page: read on alone, or spread pages over Fillout's count to split by. */
@@ -136,7 +142,7 @@ export class SubmissionReader<T extends PagedSubmission> {
 				const probe: Probe<T> = { query: { ...query, offset: k * spacing } };
 				this.probes.push(probe);
 				this.outbox.push(
-					this.request(probe.query, (probeAnswer) => {
+					this.request(probe.query, k, (probeAnswer) => {
 						probe.answer = probeAnswer;
 						this.createRanges();
 					}),
