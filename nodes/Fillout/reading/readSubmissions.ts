@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Submission, SubmissionPage } from '../helpers/interfaces';
-import { type PagerOptions } from './submissionPager';
-import { SubmissionReader, type ReaderRequest } from './submissionReader';
+import { FILLOUT_REQUESTS_PER_WINDOW as REQUESTS_PER_SECOND } from '../helpers/pacing';
 import { filloutRequest, type FilloutContext, type FilloutRequest } from '../transport';
+import type { PageQuery, PagerOptions } from './submissionPager';
+import { MAX_RANGES, SubmissionReader, type ReaderRequest } from './submissionReader';
 
 /**
  * Every submission of a form the pager's options select, each once, in order
