@@ -50,19 +50,24 @@ export async function readSubmissionsUntil(
 	fixedQuery: IDataObject,
 	limits: ReadLimits,
 ): Promise<PartialRead> {
-	const reader = new SubmissionReader<Submission>(pagerOptions);
 	const { stopAtMs, mayStop = () => true } = limits;
+	// A read that may stop early reads one range: what it read is then always a prefix.
+	const reader = new SubmissionReader<Submission>(pagerOptions, stopAtMs === undefined);
 	const page = pageSender(ctx, formId, fixedQuery, limits);
 	const inFlight = new Set<Promise<void>>();
 	let queue: ReaderRequest[] = [];
 	let failure: { error: unknown } | undefined;
+	// Pages in flight: enough for the shortest answer time seen (longer ones include the
+	// pacer's own wait, which more pages in flight would only lengthen).
+	let fastestMs = Infinity;
 	let most = 1;
 	const send = (request: ReaderRequest) => {
 		const startedMs = Date.now();
 		const sent = page(request.query)
 			.then(({ answer, servedAtMs }) => {
 				if (failure) return;
-				most = Math.max(most, inFlightFor(Date.now() - startedMs));
+				fastestMs = Math.min(fastestMs, Date.now() - startedMs);
+				most = inFlightFor(fastestMs);
 				reader.receive(request.id, answer, servedAtMs);
 			})
 			.catch((error: unknown) => {

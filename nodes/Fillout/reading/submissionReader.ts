@@ -56,7 +56,11 @@ export class SubmissionReader<T extends PagedSubmission> {
 	/** Boundaries later than this are not used: an edit may move a submission to the present. */
 	private presentMs = Infinity;
 
-	constructor(options: PagerOptions) {
+	/** `split`: whether Return All may be read in several ranges side by side. */
+	constructor(
+		options: PagerOptions,
+		private readonly split = true,
+	) {
 		this.options = options;
 		this.pageSize = Math.max(2, Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE));
 		// A Limit read stops at its limit: one pager, in the order asked for.
@@ -112,6 +116,14 @@ export class SubmissionReader<T extends PagedSubmission> {
 	 * their end, then what was read of the first that was not.
 	 */
 	prefix(): T[] {
+		const first = this.probes[0]?.answer;
+		if (this.ranges.length === 0 && first && this.options.maxItems === undefined) {
+			// Still finding where ranges start: the first page is the listing's start.
+			return responsesOf(first).filter(
+				(item, index, all) =>
+					all.findIndex((other) => other.submissionId === item.submissionId) === index,
+			);
+		}
 		const open = this.ranges.findIndex((range) => !isFinished(range));
 		return this.inOrder(open === -1 ? this.ranges : this.ranges.slice(0, open + 1));
 	}
@@ -136,7 +148,7 @@ export class SubmissionReader<T extends PagedSubmission> {
 		// leaves its last page a slot for the next range's first, which inclusive bounds list.
 		const ranges = Math.min(MAX_RANGES, Math.floor(count / (2 * step)));
 		const full = Array.isArray(answer.responses) && answer.responses.length >= this.pageSize;
-		if (ranges >= 2 && full) {
+		if (this.split && ranges >= 2 && full) {
 			const spacing = Math.max(step, Math.floor(count / (ranges * step)) * step - 2);
 			for (let k = 1; k < ranges; k++) {
 				const probe: Probe<T> = { query: { ...query, offset: k * spacing } };
