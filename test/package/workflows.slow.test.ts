@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 
-import { DEFAULT_N8N_VERSION, PACKAGE_NAME } from '../e2e/lib/paths';
+import { DEFAULT_N8N_VERSION, PACKAGE_NAME } from '../e2e/support/paths';
 
 const ROOT = resolve(__dirname, '../..');
 const run = promisify(execFile);
