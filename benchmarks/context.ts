@@ -1,5 +1,5 @@
 /** What every scenario gets from the runner, and what it hands back. */
-import type { E2eEnvironment, N8nClient, RunningN8n, SandboxControl } from '../test/e2e/lib';
+import type { E2eEnvironment, N8nClient, RunningN8n, SandboxControl } from '../test/e2e/support';
 import type { MemorySummary } from './memory';
 
 export interface BenchSizes {

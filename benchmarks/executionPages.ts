@@ -6,7 +6,7 @@
  * the executions started at or before the oldest start seen so far (n8n's
  * `startedBefore` filter, inclusive), and drops repeats. Pure: the page reader is passed in.
  */
-import type { ExecutionSummary } from '../test/e2e/lib';
+import type { ExecutionSummary } from '../test/e2e/support';
 
 export const EXECUTION_PAGE_SIZE = 100;
 

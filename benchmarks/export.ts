@@ -5,7 +5,7 @@
  * size 150, and Fillout's default of 50), each in a fresh n8n process whose memory is
  * sampled during the run.
  */
-import type { CredentialRef, Execution, WorkflowDefinition } from '../test/e2e/lib';
+import type { CredentialRef, Execution, WorkflowDefinition } from '../test/e2e/support';
 import type { BenchContext, BenchRow } from './context';
 import { filloutCredential, headerCredential, type BenchAccount } from './fixtures';
 import { MemorySampler } from './memory';

@@ -22,7 +22,7 @@ import {
 	type E2eEnvironment,
 	type Execution,
 	type WorkflowDefinition,
-} from '../test/e2e/lib';
+} from '../test/e2e/support';
 import { runTimed, type TimedRun } from './measure';
 import { filloutExportWorkflow } from './workflows';
 import { MIB, MemorySampler, type MemorySummary } from './memory';

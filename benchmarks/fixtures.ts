@@ -10,7 +10,7 @@ import {
 	type QuestionSpec,
 	type SandboxControl,
 	type SandboxStats,
-} from '../test/e2e/lib';
+} from '../test/e2e/support';
 import type { HeaderCredentialRef } from './workflows';
 
 export const QUESTIONS: QuestionSpec[] = [

@@ -8,7 +8,7 @@ import {
 	type CredentialRef,
 	type MapperColumn,
 	type WorkflowDefinition,
-} from '../test/e2e/lib';
+} from '../test/e2e/support';
 import type { BenchContext, BenchRow } from './context';
 import {
 	filloutCredential,

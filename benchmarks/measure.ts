@@ -10,7 +10,7 @@ import {
 	type ExecutionSummary,
 	type N8nClient,
 	type WorkflowDefinition,
-} from '../test/e2e/lib';
+} from '../test/e2e/support';
 import { EXECUTION_PAGE_SIZE, readAllExecutions } from './executionPages';
 
 export interface TimedRun {

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tool: reads /proc (node:fs) and samples on a timer (setInterval) */
 /**
  * Resident memory of a process group, sampled from /proc every `intervalMs`: n8n runs
- * in its own group (test/e2e/lib spawns it detached), and the task runners it starts
+ * in its own group (test/e2e/support spawns it detached), and the task runners it starts
  * are members of that group, so their sum is what the n8n installation uses.
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -5,7 +5,7 @@
  * activation's poll and emits all N in one execution), then the next scheduled poll,
  * which finds nothing new.
  */
-import { pollingTriggerWorkflow, waitFor } from '../test/e2e/lib';
+import { pollingTriggerWorkflow, waitFor } from '../test/e2e/support';
 import type { BenchContext, BenchRow } from './context';
 import {
 	benchAccount,

@@ -12,7 +12,7 @@ import {
 	type N8nClient,
 	type N8nConnection,
 	type SandboxControl,
-} from '../test/e2e/lib';
+} from '../test/e2e/support';
 import { benchAccount, filloutCredential, statsOfKey, statsSince } from './fixtures';
 import { timedOf, waitForEnd, type TimedRun } from './measure';
 import { requestFloor } from './stats';

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tool: a temp folder for the cluster (node:fs/os/path), QUEUE_TRIGGER from the environment */
 /**
- * `npm run bench -- --only queue`: the package in n8n's queue mode (test/e2e/lib/queueMode.ts:
+ * `npm run bench -- --only queue`: the package in n8n's queue mode (test/e2e/support/queueMode.ts:
  * Postgres, Redis, one main, two workers, one webhook processor, the packed package),
  * against the sandbox at 5 requests/s +80 ms. The cluster starts once with two workers:
  * three exports sharing one key, then the trigger with both workers; then the second
@@ -23,7 +23,7 @@ import {
 	stopQueueCluster,
 	type N8nClient,
 	type QueueState,
-} from '../test/e2e/lib';
+} from '../test/e2e/support';
 import type { BenchSizes } from './context';
 import { runSharedExports, sharedExportTable, type SharedExportFigures } from './queueExport';
 import { queueTriggerTable, runQueueTrigger, type QueueTriggerFigures } from './queueTrigger';

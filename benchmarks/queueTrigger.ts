@@ -11,7 +11,7 @@ import {
 	type N8nClient,
 	type N8nConnection,
 	type SandboxControl,
-} from '../test/e2e/lib';
+} from '../test/e2e/support';
 import type { BenchRow, BenchSizes } from './context';
 import { benchAccount, filloutCredential } from './fixtures';
 import { listAllExecutions } from './measure';

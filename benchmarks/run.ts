@@ -18,7 +18,7 @@ import {
 	REPO_ROOT,
 	startE2eEnvironment,
 	type RunningN8n,
-} from '../test/e2e/lib';
+} from '../test/e2e/support';
 import type { BenchContext, BenchRow, BenchSizes } from './context';
 import { prepareExport, runExport } from './export';
 import { FILES_FULL, FILES_QUICK, filesHeader, filesTable, runFilesBench } from './files';

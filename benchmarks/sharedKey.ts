@@ -14,8 +14,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startSandbox, type RunningSandbox } from '../sandbox';
-import { REPO_ROOT } from '../test/e2e/lib';
-import { exportInProcesses } from '../test/sharedKey/processes';
+import { REPO_ROOT } from '../test/e2e/support';
+import { exportInProcesses } from '../test/sharedKey/support/processes';
 import { requestFloor } from './stats';
 
 const RATE_LIMIT = 5;

@@ -17,7 +17,7 @@ import {
 	type RespondResult,
 	type SandboxControl,
 	type SandboxWebhook,
-} from '../test/e2e/lib';
+} from '../test/e2e/support';
 import type { BenchContext, BenchRow, TriggerFigures } from './context';
 import { benchAccount, filloutCredential, type BenchAccount } from './fixtures';
 import { listAllExecutions, mapConcurrent } from './measure';

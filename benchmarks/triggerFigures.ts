@@ -3,7 +3,7 @@
  * executions that carry it, and when its delivery started. Pure, so that the counting is
  * tested: a submission no execution carries is lost, one that two carry ran twice.
  */
-import type { ExecutionSummary, RespondResult } from '../test/e2e/lib';
+import type { ExecutionSummary, RespondResult } from '../test/e2e/support';
 import type { TriggerFigures } from './context';
 import { median, percentile } from './stats';
 

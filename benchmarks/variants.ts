@@ -3,7 +3,7 @@
  * rate-limit window) plus a warm-up account, and after its measured run the figures
  * are read back from the sandbox's counters and n8n's execution record.
  */
-import type { CredentialRef, Execution, WorkflowDefinition } from '../test/e2e/lib';
+import type { CredentialRef, Execution, WorkflowDefinition } from '../test/e2e/support';
 import type { BenchContext, BenchRow } from './context';
 import { benchAccount, statsOfKey, statsSince, type BenchAccount, type KeyStats } from './fixtures';
 import { runTimed, type TimedRun } from './measure';

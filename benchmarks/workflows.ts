@@ -14,7 +14,7 @@ import {
 	type MapperColumn,
 	type NodeDefinition,
 	type WorkflowDefinition,
-} from '../test/e2e/lib';
+} from '../test/e2e/support';
 
 /** An `httpHeaderAuth` credential as the HTTP Request node refers to it. */
 export interface HeaderCredentialRef {

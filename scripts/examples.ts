@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { WorkflowDefinition } from '../test/e2e/lib/n8nClient';
-import { NODE_TYPES, REPO_ROOT } from '../test/e2e/lib/paths';
-import type { QuestionSpec } from '../test/e2e/lib/sandbox';
+import type { WorkflowDefinition } from '../test/e2e/support/n8nClient';
+import { NODE_TYPES, REPO_ROOT } from '../test/e2e/support/paths';
+import type { QuestionSpec } from '../test/e2e/support/sandbox';
 import { SANDBOX_FILE_OPTIONS } from '../sandbox/files';
 
 export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');

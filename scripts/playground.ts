@@ -40,7 +40,7 @@ import {
 	type RunningSandboxProcess,
 	type SandboxInfo,
 	type WorkflowRecord,
-} from '../test/e2e/lib';
+} from '../test/e2e/support';
 import {
 	EXAMPLE_CREDENTIALS,
 	IMPORT_QUESTIONS,
@@ -264,7 +264,7 @@ async function main(): Promise<void> {
 	await assertPortFree(n8nPort, 'n8n', 'PLAYGROUND_N8N_PORT');
 	await assertPortFree(sandboxPort, 'the sandbox', 'PLAYGROUND_SANDBOX_PORT');
 
-	// Every process group is recorded here the moment it starts (lib/processes.ts), so a
+	// Every process group is recorded here the moment it starts (test/e2e/support/processes.ts), so a
 	// Ctrl-C during the start still finds n8n.
 	writeFileSync(pidFile, '');
 	ownsGroups = true;

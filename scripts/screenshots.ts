@@ -15,14 +15,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
-import { launchChromium } from '../test/e2e/browser/chromium';
+import { launchChromium } from '../test/e2e/browser/support/chromium';
 import {
 	dismissPopups,
 	openNode,
 	openWorkflow,
 	searchNodeCreator,
 	useSession,
-} from '../test/e2e/browser/editor';
+} from '../test/e2e/browser/support/editor';
 import {
 	createApiKeyCredential,
 	FilloutApi,
@@ -33,7 +33,7 @@ import {
 	type CredentialRef,
 	type E2eEnvironment,
 	type NodeDefinition,
-} from '../test/e2e/lib';
+} from '../test/e2e/support';
 
 const OUT = join(REPO_ROOT, 'docs', 'images');
 const FORM_NAME = 'Customer Feedback Survey';

@@ -1,4 +1,4 @@
-import type { ExecutionSummary } from '../e2e/lib';
+import type { ExecutionSummary } from '../e2e/support';
 import { EXECUTION_PAGE_SIZE, readAllExecutions } from '../../benchmarks/executionPages';
 import { prng } from '../nodes/unit/support/listModel';
 

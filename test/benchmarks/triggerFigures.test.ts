@@ -1,4 +1,4 @@
-import type { ExecutionSummary, RespondResult } from '../e2e/lib';
+import type { ExecutionSummary, RespondResult } from '../e2e/support';
 import { triggerFigures } from '../../benchmarks/triggerFigures';
 
 const WEBHOOK = 7;

@@ -5,10 +5,10 @@
  * default, so the node must take the API address from the token. Outputs are compared
  * with what the sandbox holds, read through its API with other keys.
  */
-import { createApiKeyCredential, createOAuth2Credential } from './lib/credentials';
-import type { Execution } from './lib/n8nClient';
-import { sandboxAccessToken } from './lib/oauth';
-import type { FilloutApi, QuestionSpec, SandboxAccount, Submission } from './lib/sandbox';
+import { createApiKeyCredential, createOAuth2Credential } from './support/credentials';
+import type { Execution } from './support/n8nClient';
+import { sandboxAccessToken } from './support/oauth';
+import type { FilloutApi, QuestionSpec, SandboxAccount, Submission } from './support/sandbox';
 import {
 	actionWorkflow,
 	formById,
@@ -16,7 +16,7 @@ import {
 	formFromList,
 	NODE_NAMES,
 	type CredentialRef,
-} from './lib/workflows';
+} from './support/workflows';
 import { connectE2e, unique, type E2eContext } from './support';
 
 const QUESTIONS: QuestionSpec[] = [

@@ -5,11 +5,11 @@
  * the node must see it as worth retrying and finish with every submission once, in order.
  * With the API key and with OAuth2 (n8n sends OAuth2 requests down another path).
  */
-import { createApiKeyCredential, createOAuth2Credential } from './lib/credentials';
-import { sandboxAccessToken } from './lib/oauth';
-import { sleep } from './lib/processes';
-import type { FilloutApi } from './lib/sandbox';
-import { actionWorkflow, formById, NODE_NAMES, type CredentialRef } from './lib/workflows';
+import { createApiKeyCredential, createOAuth2Credential } from './support/credentials';
+import { sandboxAccessToken } from './support/oauth';
+import { sleep } from './support/processes';
+import type { FilloutApi } from './support/sandbox';
+import { actionWorkflow, formById, NODE_NAMES, type CredentialRef } from './support/workflows';
 import { connectE2e, unique, type E2eContext } from './support';
 
 /** Three pages of 150 and some. */

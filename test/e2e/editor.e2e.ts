@@ -3,16 +3,16 @@
  * browser (`/rest/dynamic-node-parameters/...`): the form list ("From List"), the
  * question columns of Create, and the form's URL parameters, with both credentials.
  */
-import { createApiKeyCredential, createOAuth2Credential } from './lib/credentials';
-import { sandboxAccessToken } from './lib/oauth';
-import { NODE_TYPES } from './lib/paths';
-import type { FilloutApi } from './lib/sandbox';
+import { createApiKeyCredential, createOAuth2Credential } from './support/credentials';
+import { sandboxAccessToken } from './support/oauth';
+import { NODE_TYPES } from './support/paths';
+import type { FilloutApi } from './support/sandbox';
 import {
 	authenticationFor,
 	credentialsOf,
 	formFromList,
 	type CredentialRef,
-} from './lib/workflows';
+} from './support/workflows';
 import { connectE2e, unique, type E2eContext } from './support';
 
 let e2e: E2eContext;

@@ -11,10 +11,10 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { startFileHost } from '../nodes/integration/fileHostServer';
+import { startFileHost } from '../nodes/integration/support/fileHost';
 import { SANDBOX_FILE_OPTIONS } from '../../sandbox/files';
-import { createApiKeyCredential } from './lib/credentials';
-import { actionWorkflow, formById, type CredentialRef } from './lib/workflows';
+import { createApiKeyCredential } from './support/credentials';
+import { actionWorkflow, formById, type CredentialRef } from './support/workflows';
 import {
 	exampleFilesWorkflow,
 	expectedHashes,
@@ -27,7 +27,7 @@ import {
 	type SubmittedFiles,
 	writableFolder,
 	writtenHashes,
-} from './filesSupport';
+} from './support/files';
 import { connectE2e, unique, type E2eContext } from './support';
 
 let e2e: E2eContext;

@@ -7,10 +7,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-import { createApiKeyCredential } from './lib/credentials';
-import { NODE_TYPES, PACKAGE_NAME, REPO_ROOT } from './lib/paths';
-import { freePort } from './lib/processes';
-import { actionWorkflow, NODE_NAMES } from './lib/workflows';
+import { createApiKeyCredential } from './support/credentials';
+import { NODE_TYPES, PACKAGE_NAME, REPO_ROOT } from './support/paths';
+import { freePort } from './support/processes';
+import { actionWorkflow, NODE_NAMES } from './support/workflows';
 import { connectE2e, unique, type E2eContext } from './support';
 
 let e2e: E2eContext;

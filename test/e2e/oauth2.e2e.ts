@@ -4,10 +4,10 @@
  * and n8n's own callback exchanges the code at the sandbox's token URL (n8n's real
  * token request) and stores the token with its `base_url`.
  */
-import { createOAuth2Credential } from './lib/credentials';
-import type { Execution } from './lib/n8nClient';
-import { connectOAuth2Credential } from './lib/oauth';
-import { actionWorkflow, formById, NODE_NAMES, type CredentialRef } from './lib/workflows';
+import { createOAuth2Credential } from './support/credentials';
+import type { Execution } from './support/n8nClient';
+import { connectOAuth2Credential } from './support/oauth';
+import { actionWorkflow, formById, NODE_NAMES, type CredentialRef } from './support/workflows';
 import { connectE2e, unique, type E2eContext } from './support';
 
 let e2e: E2eContext;

@@ -3,9 +3,9 @@
  * exactly one execution over several poll cycles and a restart of n8n; what was there
  * before the workflow was published starts nothing.
  */
-import { createApiKeyCredential } from './lib/credentials';
-import { sleep, waitFor } from './lib/processes';
-import { NODE_NAMES, pollingTriggerWorkflow, type CredentialRef } from './lib/workflows';
+import { createApiKeyCredential } from './support/credentials';
+import { sleep, waitFor } from './support/processes';
+import { NODE_NAMES, pollingTriggerWorkflow, type CredentialRef } from './support/workflows';
 import { connectE2e, restartSharedN8n, unique, type E2eContext } from './support';
 
 const LIST_ROUTE = 'GET /v1/api/forms/:formId/submissions';

@@ -3,9 +3,9 @@
  * executions of one credential running at the same time in one n8n must share the
  * node's pacing: both finish with every submission, and the sandbox refuses nothing.
  */
-import { createApiKeyCredential } from './lib/credentials';
-import type { Execution } from './lib/n8nClient';
-import { actionWorkflow, formById, NODE_NAMES, type CredentialRef } from './lib/workflows';
+import { createApiKeyCredential } from './support/credentials';
+import type { Execution } from './support/n8nClient';
+import { actionWorkflow, formById, NODE_NAMES, type CredentialRef } from './support/workflows';
 import { connectE2e, unique, type E2eContext } from './support';
 
 const SUBMISSIONS = 1_000;

@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-import { DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION, REPO_ROOT } from './lib/paths';
+import { DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION, REPO_ROOT } from './support/paths';
 
 interface Leg {
 	name: string;

@@ -4,16 +4,16 @@
  * the secret are refused; a restart keeps the same webhook, which still delivers;
  * deactivation removes it. With the API key, and with OAuth2 for the EU workspace.
  */
-import { createApiKeyCredential, createOAuth2Credential } from './lib/credentials';
+import { createApiKeyCredential, createOAuth2Credential } from './support/credentials';
 import { http } from '../support/http';
-import { sandboxAccessToken } from './lib/oauth';
-import { sleep } from './lib/processes';
+import { sandboxAccessToken } from './support/oauth';
+import { sleep } from './support/processes';
 import {
 	settledWebhooks as settledWebhooksOf,
 	type QuestionSpec,
 	type SandboxWebhook,
 	type Submission,
-} from './lib/sandbox';
+} from './support/sandbox';
 import {
 	formById,
 	NODE_NAMES,
@@ -21,7 +21,7 @@ import {
 	testWebhookUrl,
 	triggerWorkflow,
 	type CredentialRef,
-} from './lib/workflows';
+} from './support/workflows';
 import { connectE2e, restartSharedN8n, unique, type E2eContext } from './support';
 
 const QUESTIONS: QuestionSpec[] = [

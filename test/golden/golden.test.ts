@@ -15,7 +15,7 @@ import { Fillout } from '../../nodes/Fillout/Fillout.node';
 import { runWorkflow, type RunWorkflowResult, type SavedWorkflow } from '../harness';
 import { control, useSandbox, type Json } from '../nodes/integration/support';
 
-import { GOLDEN_API_KEY, seedGoldenAccount } from './seed';
+import { GOLDEN_API_KEY, seedGoldenAccount } from './support/seed';
 
 const SET_BY_FILLOUT = '<set by Fillout>';
 

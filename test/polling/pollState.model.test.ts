@@ -14,6 +14,7 @@ import {
 } from '../../nodes/Fillout/polling/pollState';
 import { takePoll, type Start } from '../../nodes/Fillout/polling/pollStep';
 import { prng } from '../nodes/unit/support/listModel';
+import { caseCount } from '../support/caseCount';
 
 /**
  * Model-based randomized test of the polling trigger's cursor (`takePoll`, what each poll
@@ -40,7 +41,7 @@ import { prng } from '../nodes/unit/support/listModel';
  * Replay one with POLL_SEED=<seed> npx jest pollState.model.
  */
 
-const CASES = 2000;
+const CASES = caseCount({ fast: 300, all: 2000 });
 const FORM = 'form1';
 const HOUR_MS = 3_600_000;
 

@@ -2,7 +2,7 @@
  * The Fillout Polling Trigger in n8n-core's real PollContext against the sandbox over
  * HTTP: which submissions each poll emits (exact ids) and what it costs (exact requests).
  */
-import { n8nLogger } from '../trigger/helpers';
+import { n8nLogger } from '../trigger/support';
 import { control, newForm, useSandbox } from '../nodes/integration/support';
 import {
 	burst,

@@ -13,8 +13,8 @@ import {
 	newFileForm,
 	respondWith,
 	sha256,
-} from '../nodes/integration/filesSupport';
-import { startFileHost } from '../nodes/integration/fileHostServer';
+} from '../nodes/integration/support/files';
+import { startFileHost } from '../nodes/integration/support/fileHost';
 import { control, useSandbox } from '../nodes/integration/support';
 import { countingRequests, idsOf, pollingTrigger } from './support';
 

@@ -5,8 +5,8 @@
  * Fillout's, thousands of abandoned in-progress submissions, polls cut short or abandoned
  * by n8n's budget, and the workflow's time zone.
  */
-import { fileOrigin, newFileForm } from '../nodes/integration/filesSupport';
-import { n8nLogger } from '../trigger/helpers';
+import { fileOrigin, newFileForm } from '../nodes/integration/support/files';
+import { n8nLogger } from '../trigger/support';
 import { control, newForm, useSandbox } from '../nodes/integration/support';
 import { countingRequests, idsOf, pollingTrigger, secondsAgo, submit } from './support';
 

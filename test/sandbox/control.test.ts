@@ -1,5 +1,5 @@
 /** The /_sandbox/ control API that tests in other processes rely on. */
-import { apiClient, call, freshForm, startHarness, type Harness, type Json } from './helpers';
+import { apiClient, call, freshForm, startHarness, type Harness, type Json } from './support';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /** Endpoints 5 (create, with its validation issues) and 6 (delete). */
-import { apiClient, call, freshForm, startHarness, type Harness, type Json } from './helpers';
+import { apiClient, call, freshForm, startHarness, type Harness, type Json } from './support';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /** Fault injection through POST/DELETE /_sandbox/faults: latency, forced statuses, dropped connections. */
-import { freshForm, startHarness, type Harness } from './helpers';
+import { freshForm, startHarness, type Harness } from './support';
 
 let h: Harness;
 let formId: string;

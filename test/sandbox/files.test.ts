@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 
 import { fileOriginFor } from '../../sandbox/files';
-import { startHarness, type Harness } from './helpers';
+import { startHarness, type Harness } from './support';
 
 let h: Harness;
 let files: string;

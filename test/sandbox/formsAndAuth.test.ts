@@ -1,5 +1,5 @@
 /** Endpoints 1 and 2, authentication failures as the live service answers them, regions, errors. */
-import { apiClient, call, startHarness, type Harness, type Json } from './helpers';
+import { apiClient, call, startHarness, type Harness, type Json } from './support';
 
 const KNOWN_TYPES = [
 	'Address',

@@ -1,5 +1,5 @@
 /** Endpoint 3 (list) and 4 (one): paging, order, filters, search, edit links, previews, parameter errors. */
-import { freshForm, startHarness, type Harness, type Json } from './helpers';
+import { freshForm, startHarness, type Harness, type Json } from './support';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /** OAuth 2.0 authorization-code flow: consent page, both token body encodings, Basic auth, codes, invalidation, regions. */
-import { apiClient, call, sleep, startHarness, type Harness, type HttpResult } from './helpers';
+import { apiClient, call, sleep, startHarness, type Harness, type HttpResult } from './support';
 
 const REDIRECT = 'http://localhost:5678/rest/oauth2-credential/callback';
 

@@ -6,7 +6,7 @@
  * sandbox at the transport level; responses are the sandbox's own, never mocked.
  */
 import { Fillout } from '@fillout/api';
-import { startHarness, type Harness } from './helpers';
+import { startHarness, type Harness } from './support';
 
 let h: Harness;
 const realFetch = globalThis.fetch;

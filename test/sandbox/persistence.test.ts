@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiClient, freshForm, startHarness, type Json } from './helpers';
+import { apiClient, freshForm, startHarness, type Json } from './support';
 
 let dir: string;
 beforeAll(() => {

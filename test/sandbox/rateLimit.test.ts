@@ -8,7 +8,7 @@ import {
 	startHarness,
 	type Harness,
 	type HttpResult,
-} from './helpers';
+} from './support';
 
 /** Limits are per bearer value: each test takes its own key, so no test waits for another's window. */
 const KEYS = ['rl-key-1', 'rl-key-2', 'rl-key-3', 'rl-key-4', 'rl-key-5', 'rl-key-6'];

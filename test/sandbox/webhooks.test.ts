@@ -7,7 +7,7 @@ import {
 	type Harness,
 	type Json,
 	type Receiver,
-} from './helpers';
+} from './support';
 
 let h: Harness;
 const receivers: Receiver[] = [];

@@ -3,8 +3,8 @@
  * path is one fault of the sandbox. What the trigger recorded and what the sandbox holds
  * are checked after each.
  */
-import { freshForm, type Harness } from '../sandbox/helpers';
-import { filloutTrigger, n8nLogger, slots, webhooksOf, useTriggerSandbox } from './helpers';
+import { freshForm, type Harness } from '../sandbox/support';
+import { filloutTrigger, n8nLogger, slots, webhooksOf, useTriggerSandbox } from './support';
 
 const env = useTriggerSandbox();
 let h: Harness;

@@ -20,7 +20,7 @@ import type { WebhookRecord } from '../../nodes/Fillout/trigger/registration';
 import type { TriggerHarness } from '../harness';
 import { HarnessNodeTypes } from '../harness/nodeTypes';
 import { runAsWorker } from '../harness';
-import { freshForm, type Harness } from '../sandbox/helpers';
+import { freshForm, type Harness } from '../sandbox/support';
 import {
 	filloutTrigger,
 	n8nLogger,
@@ -28,7 +28,7 @@ import {
 	slots,
 	useTriggerSandbox,
 	webhooksOf,
-} from './helpers';
+} from './support';
 
 const env = useTriggerSandbox();
 let h: Harness;

@@ -4,8 +4,8 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 
-import { freshForm, startHarness, type Harness } from '../sandbox/helpers';
-import { filloutTrigger, slots, webhooksOf } from './helpers';
+import { freshForm, startHarness, type Harness } from '../sandbox/support';
+import { filloutTrigger, slots, webhooksOf } from './support';
 
 const OAUTH_TOKEN = 'fillout_token_trigger_tests';
 let h: Harness;

@@ -11,10 +11,10 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { CARRIED_RECORD_KEY } from '../../nodes/Fillout/trigger/carriedRecord';
 import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
 import { runAsWorker, type TriggerHarness } from '../harness';
-import { freshForm, startHarness, type Harness, type Json } from '../sandbox/helpers';
+import { freshForm, startHarness, type Harness, type Json } from '../sandbox/support';
 import { http } from '../support/http';
-import { startEndpoint, type Endpoint } from './endpoint';
-import { filloutTrigger, n8nLogger, slots, webhooksOf } from './helpers';
+import { startEndpoint, type Endpoint } from './support/endpoint';
+import { filloutTrigger, n8nLogger, slots, webhooksOf } from './support';
 
 let h: Harness;
 let endpoint: Endpoint;

@@ -2,7 +2,7 @@
  * The trigger's webhook lifecycle through n8n-core's real HookContext against the
  * sandbox: exactly one live webhook per active trigger, whatever happens in between.
  */
-import { apiClient, freshForm, type Harness } from '../sandbox/helpers';
+import { apiClient, freshForm, type Harness } from '../sandbox/support';
 import {
 	filloutTrigger,
 	n8nLogger,
@@ -11,7 +11,7 @@ import {
 	slots,
 	webhooksOf,
 	useTriggerSandbox,
-} from './helpers';
+} from './support';
 
 const env = useTriggerSandbox();
 let h: Harness;

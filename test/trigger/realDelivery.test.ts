@@ -1,16 +1,16 @@
 /**
  * End to end over real HTTP: the sandbox simulates a respondent and POSTs the submission
  * to the address the trigger registered, where a stand-in for n8n's webhook endpoint
- * (./endpoint.ts) hands it to the trigger's webhook() through the harness.
+ * (./support/endpoint.ts) hands it to the trigger's webhook() through the harness.
  */
 import { createHash } from 'node:crypto';
 
 import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
 import { fileOriginFor } from '../../sandbox/files';
 import type { TriggerHarness } from '../harness';
-import { apiClient, freshForm, startHarness, type Harness, type Json } from '../sandbox/helpers';
-import { startEndpoint, type Endpoint } from './endpoint';
-import { filloutTrigger, secretIn, slots, webhooksOf } from './helpers';
+import { apiClient, freshForm, startHarness, type Harness, type Json } from '../sandbox/support';
+import { startEndpoint, type Endpoint } from './support/endpoint';
+import { filloutTrigger, secretIn, slots, webhooksOf } from './support';
 
 /** The tests' own API calls use a second key of the account, with its own rate window. */
 const READER_KEY = 'sk_prod_trigger_test_reader';

@@ -5,8 +5,8 @@
  * This sandbox answers 400 for an unknown webhook, as the live service answers many errors.
  */
 import { closedPortUrl } from '../harness';
-import { freshForm, startHarness, type Harness } from '../sandbox/helpers';
-import { filloutTrigger, n8nLogger, slots, webhooksOf } from './helpers';
+import { freshForm, startHarness, type Harness } from '../sandbox/support';
+import { filloutTrigger, n8nLogger, slots, webhooksOf } from './support';
 
 let h: Harness;
 let instanceUrl: string;

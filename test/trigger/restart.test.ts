@@ -3,8 +3,8 @@
  * still fits (same form, n8n address and API root) is kept without asking Fillout; a
  * changed one is replaced. Fillout cannot list webhooks, so nothing else could tell.
  */
-import { freshForm, type Harness } from '../sandbox/helpers';
-import { filloutTrigger, slots, webhooksOf, useTriggerSandbox } from './helpers';
+import { freshForm, type Harness } from '../sandbox/support';
+import { filloutTrigger, slots, webhooksOf, useTriggerSandbox } from './support';
 
 const env = useTriggerSandbox();
 let h: Harness;

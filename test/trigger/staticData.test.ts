@@ -10,7 +10,7 @@
 import { derivedSecret } from '../../nodes/Fillout/trigger/secret';
 import { forgetProcessMemory, forgetRememberedRecords } from '../../nodes/Fillout/trigger/memory';
 import type { TriggerHarness } from '../harness';
-import { apiClient, freshForm, type Harness } from '../sandbox/helpers';
+import { apiClient, freshForm, type Harness } from '../sandbox/support';
 import {
 	filloutTrigger,
 	n8nLogger,
@@ -20,7 +20,7 @@ import {
 	slots,
 	webhooksOf,
 	useTriggerSandbox,
-} from './helpers';
+} from './support';
 
 const OTHER_KEY = 'sk_prod_static_data_rotated_key';
 const OAUTH_TOKEN = 'fillout_token_static_data_tests';

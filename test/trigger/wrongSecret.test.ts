@@ -6,8 +6,8 @@
  */
 import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
 import type { TriggerHarness } from '../harness';
-import { freshForm, type Harness } from '../sandbox/helpers';
-import { filloutTrigger, n8nLogger, slots, useTriggerSandbox } from './helpers';
+import { freshForm, type Harness } from '../sandbox/support';
+import { filloutTrigger, n8nLogger, slots, useTriggerSandbox } from './support';
 
 const env = useTriggerSandbox();
 let h: Harness;

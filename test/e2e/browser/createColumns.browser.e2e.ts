@@ -26,18 +26,18 @@
  */
 import type { Locator, Page } from 'playwright-core';
 
-import { createApiKeyCredential } from '../lib/credentials';
-import type { WorkflowDefinition } from '../lib/n8nClient';
-import type { QuestionSpec } from '../lib/sandbox';
+import { createApiKeyCredential } from '../support/credentials';
+import type { WorkflowDefinition } from '../support/n8nClient';
+import type { QuestionSpec } from '../support/sandbox';
 import {
 	actionWorkflow,
 	answersParameter,
 	formById,
 	NODE_NAMES,
 	type CredentialRef,
-} from '../lib/workflows';
+} from '../support/workflows';
 import { connectE2e, unique, type E2eContext } from '../support';
-import { launchChromium, type HeadlessBrowser } from './chromium';
+import { launchChromium, type HeadlessBrowser } from './support/chromium';
 import {
 	closeNode,
 	dismissPopups,
@@ -48,7 +48,7 @@ import {
 	pickFromDropdown,
 	useSession,
 	workflowSavesWithin,
-} from './editor';
+} from './support/editor';
 
 /** A dropdown question, in both forms of these tests. */
 const TICKET_QUESTION: QuestionSpec = {

@@ -17,14 +17,14 @@ import {
 	type ExampleKey,
 	type ExampleTarget,
 } from '../../../scripts/examples';
-import { createApiKeyCredential } from '../lib/credentials';
-import type { Execution } from '../lib/n8nClient';
-import { NODE_TYPES } from '../lib/paths';
-import { loadAnswerColumns, type CredentialRef } from '../lib/workflows';
-import { waitFor } from '../lib/processes';
+import { createApiKeyCredential } from '../support/credentials';
+import type { Execution } from '../support/n8nClient';
+import { NODE_TYPES } from '../support/paths';
+import { loadAnswerColumns, type CredentialRef } from '../support/workflows';
+import { waitFor } from '../support/processes';
 import { connectE2e, unique, type E2eContext } from '../support';
-import { launchChromium, type HeadlessBrowser } from './chromium';
-import { importWorkflowFile, useSession } from './editor';
+import { launchChromium, type HeadlessBrowser } from './support/chromium';
+import { importWorkflowFile, useSession } from './support/editor';
 
 let e2e: E2eContext;
 let browser: HeadlessBrowser;

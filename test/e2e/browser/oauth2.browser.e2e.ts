@@ -8,11 +8,11 @@
  */
 import type { Locator } from 'playwright-core';
 
-import type { Execution } from '../lib/n8nClient';
-import type { OAuthClientInfo } from '../lib/oauth';
-import { actionWorkflow, NODE_NAMES, type CredentialRef } from '../lib/workflows';
+import type { Execution } from '../support/n8nClient';
+import type { OAuthClientInfo } from '../support/oauth';
+import { actionWorkflow, NODE_NAMES, type CredentialRef } from '../support/workflows';
 import { connectE2e, unique, type E2eContext } from '../support';
-import { launchChromium, type HeadlessBrowser } from './chromium';
+import { launchChromium, type HeadlessBrowser } from './support/chromium';
 import {
 	chooseOption,
 	connectInPopup,
@@ -22,7 +22,7 @@ import {
 	renameCredential,
 	saveNewCredential,
 	signInThroughForm,
-} from './editor';
+} from './support/editor';
 
 let e2e: E2eContext;
 let browser: HeadlessBrowser;

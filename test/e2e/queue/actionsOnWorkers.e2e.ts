@@ -9,11 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { QUESTIONS } from '../../../benchmarks/fixtures';
 import { filloutExportWorkflow, filloutImportWorkflow } from '../../../benchmarks/workflows';
 import { http } from '../../support/http';
-import { createApiKeyCredential } from '../lib/credentials';
-import type { Execution, NodeDefinition, WorkflowDefinition } from '../lib/n8nClient';
-import { waitFor } from '../lib/processes';
-import { FilloutApi } from '../lib/sandbox';
-import { loadAnswerColumns, NODE_NAMES, type CredentialRef } from '../lib/workflows';
+import { createApiKeyCredential } from '../support/credentials';
+import type { Execution, NodeDefinition, WorkflowDefinition } from '../support/n8nClient';
+import { waitFor } from '../support/processes';
+import { FilloutApi } from '../support/sandbox';
+import { loadAnswerColumns, NODE_NAMES, type CredentialRef } from '../support/workflows';
 import { connectQueue, logMentionsRun, unique, workersThatRan, type QueueContext } from './support';
 
 const EXPORTED = 10_000;

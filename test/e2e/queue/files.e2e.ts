@@ -22,11 +22,11 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { createApiKeyCredential } from '../lib/credentials';
-import { queryPostgres } from '../lib/queueServices';
-import type { Execution } from '../lib/n8nClient';
-import { NODE_TYPES } from '../lib/paths';
-import { productionWebhookUrl, type CredentialRef } from '../lib/workflows';
+import { createApiKeyCredential } from '../support/credentials';
+import { queryPostgres } from '../support/queueServices';
+import type { Execution } from '../support/n8nClient';
+import { NODE_TYPES } from '../support/paths';
+import { productionWebhookUrl, type CredentialRef } from '../support/workflows';
 import {
 	EXAMPLE_FILES_START,
 	exampleFilesWorkflow,
@@ -42,7 +42,7 @@ import {
 	writableFolder,
 	writtenHashes,
 	type SubmittedFiles,
-} from '../filesSupport';
+} from '../support/files';
 import { connectQueue, expectRanOnOneWorker, unique, type QueueContext } from './support';
 
 const RUN_TIMEOUT_MS = 90_000;

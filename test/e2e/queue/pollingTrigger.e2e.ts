@@ -10,11 +10,11 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { createApiKeyCredential } from '../lib/credentials';
-import { queryPostgres } from '../lib/queueServices';
-import type { WorkflowDefinition } from '../lib/n8nClient';
-import { sleep, waitFor } from '../lib/processes';
-import { NODE_NAMES, pollingTriggerWorkflow } from '../lib/workflows';
+import { createApiKeyCredential } from '../support/credentials';
+import { queryPostgres } from '../support/queueServices';
+import type { WorkflowDefinition } from '../support/n8nClient';
+import { sleep, waitFor } from '../support/processes';
+import { NODE_NAMES, pollingTriggerWorkflow } from '../support/workflows';
 import {
 	connectQueue,
 	restartProcess,

@@ -11,11 +11,11 @@
  */
 import { readFileSync } from 'node:fs';
 
-import type { WorkflowDefinition } from '../lib/n8nClient';
+import type { WorkflowDefinition } from '../support/n8nClient';
 import { http } from '../../support/http';
-import { queryPostgres } from '../lib/queueServices';
-import { sleep, waitFor } from '../lib/processes';
-import { NODE_NAMES, triggerWorkflow, type CredentialRef } from '../lib/workflows';
+import { queryPostgres } from '../support/queueServices';
+import { sleep, waitFor } from '../support/processes';
+import { NODE_NAMES, triggerWorkflow, type CredentialRef } from '../support/workflows';
 import {
 	connectQueue,
 	createTriggerFixture,

@@ -6,10 +6,10 @@
  * later delivery; unpublishing removes it.
  */
 import { http } from '../../support/http';
-import type { Execution } from '../lib/n8nClient';
-import { sleep, waitFor } from '../lib/processes';
-import type { SandboxWebhook, Submission } from '../lib/sandbox';
-import { NODE_NAMES, productionWebhookUrl, triggerWorkflow } from '../lib/workflows';
+import type { Execution } from '../support/n8nClient';
+import { sleep, waitFor } from '../support/processes';
+import type { SandboxWebhook, Submission } from '../support/sandbox';
+import { NODE_NAMES, productionWebhookUrl, triggerWorkflow } from '../support/workflows';
 import {
 	connectQueue,
 	createTriggerFixture,

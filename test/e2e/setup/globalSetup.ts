@@ -11,11 +11,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startE2eEnvironment } from '../lib/environment';
-import { connectionOf } from '../lib/n8n';
-import { e2eN8nVersion } from '../lib/paths';
-import { killGroupsOnExit } from '../lib/processes';
-import { STATE_VARIABLE, writeState, type E2eState } from '../lib/state';
+import { startE2eEnvironment } from '../support/environment';
+import { connectionOf } from '../support/n8n';
+import { e2eN8nVersion } from '../support/paths';
+import { killGroupsOnExit } from '../support/processes';
+import { STATE_VARIABLE, writeState, type E2eState } from '../support/state';
 
 export default async function globalSetup(): Promise<void> {
 	const started = Date.now();

@@ -7,10 +7,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { copyLogs } from '../lib/environment';
-import { REPO_ROOT } from '../lib/paths';
-import { PID_FILE_VARIABLE, readPidFile, stopProcessGroup } from '../lib/processes';
-import { readStateIfAny, STATE_VARIABLE } from '../lib/state';
+import { copyLogs } from '../support/environment';
+import { REPO_ROOT } from '../support/paths';
+import { PID_FILE_VARIABLE, readPidFile, stopProcessGroup } from '../support/processes';
+import { readStateIfAny, STATE_VARIABLE } from '../support/state';
 
 export default async function globalTeardown(): Promise<void> {
 	const pidFile = process.env[PID_FILE_VARIABLE];

@@ -13,8 +13,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startFileHost, type FileHost } from './fileHostServer';
-import { SANDBOX_FILE_OPTIONS, fileOrigin, newFileForm, respondWith } from './filesSupport';
+import { startFileHost, type FileHost } from './support/fileHost';
+import { SANDBOX_FILE_OPTIONS, fileOrigin, newFileForm, respondWith } from './support/files';
 import { formById, jsonOf, runFillout, useSandbox } from './support';
 
 const sandbox = useSandbox({ rateLimit: 0 });

@@ -15,7 +15,7 @@ import {
 	newFileForm,
 	respondWith,
 	sha256,
-} from './filesSupport';
+} from './support/files';
 import { formById, jsonOf, pairedIndex, resetStats, runFillout, useSandbox } from './support';
 
 const sandbox = useSandbox({ rateLimit: 5 });

@@ -1,14 +1,14 @@
 /**
  * Download Files against a file host that goes quiet, in n8n-core's real engine over
- * real HTTP (fileHostServer.ts): the Timeout applies to the body, not only to the
+ * real HTTP (support/fileHost.ts): the Timeout applies to the body, not only to the
  * headers, and every way a download ends early (stall, cancel, the store giving up, a
  * sibling file failing) closes the connection to the file host.
  */
 import { BinaryDataService } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 
-import { startFileHost, type FileHost } from './fileHostServer';
-import { SANDBOX_FILE_OPTIONS, newFileForm, respondWith } from './filesSupport';
+import { startFileHost, type FileHost } from './support/fileHost';
+import { SANDBOX_FILE_OPTIONS, newFileForm, respondWith } from './support/files';
 import { formById, runFillout, useSandbox } from './support';
 
 const sandbox = useSandbox({ rateLimit: 0 });

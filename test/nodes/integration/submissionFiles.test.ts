@@ -7,7 +7,7 @@ import {
 	newFileForm,
 	respondWith,
 	sha256,
-} from './filesSupport';
+} from './support/files';
 import { formById, jsonOf, pairedIndex, runFillout, useSandbox } from './support';
 
 const sandbox = useSandbox({ rateLimit: 0 });

@@ -53,7 +53,12 @@ it(`agrees with the model over ${CASES} seeded random sequences`, () => {
 				);
 			}
 			entries = modelled.entries;
-			expect(window.size).toBeLessThanOrEqual(limits.capacity);
+			// A plain check, not expect(): 120,000 expect() calls take most of the test's time.
+			if (window.size > limits.capacity) {
+				throw new Error(
+					`seed ${seed}, step ${step}: holds ${window.size} ids, over ${limits.capacity}`,
+				);
+			}
 		}
 	}
 });

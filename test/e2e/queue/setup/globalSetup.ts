@@ -9,10 +9,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { DEFAULT_N8N_VERSION } from '../../lib/paths';
-import { killGroupsOnExit } from '../../lib/processes';
-import { startQueueEnvironment } from '../../lib/queueMode';
-import { STATE_VARIABLE, writeState } from '../../lib/state';
+import { DEFAULT_N8N_VERSION } from '../../support/paths';
+import { killGroupsOnExit } from '../../support/processes';
+import { startQueueEnvironment } from '../../support/queueMode';
+import { STATE_VARIABLE, writeState } from '../../support/state';
 
 export default async function globalSetup(): Promise<void> {
 	const started = Date.now();

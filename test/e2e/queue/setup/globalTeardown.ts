@@ -8,10 +8,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { REPO_ROOT } from '../../lib/paths';
-import { PID_FILE_VARIABLE, readPidFile } from '../../lib/processes';
-import { copyQueueLogs, stopQueueCluster, type QueueState } from '../../lib/queueMode';
-import { readStateIfAny, STATE_VARIABLE } from '../../lib/state';
+import { REPO_ROOT } from '../../support/paths';
+import { PID_FILE_VARIABLE, readPidFile } from '../../support/processes';
+import { copyQueueLogs, stopQueueCluster, type QueueState } from '../../support/queueMode';
+import { readStateIfAny, STATE_VARIABLE } from '../../support/state';
 
 export default async function globalTeardown(): Promise<void> {
 	const pidFile = process.env[PID_FILE_VARIABLE];

@@ -9,8 +9,8 @@ import { join, resolve } from 'node:path';
 
 import type { ExportProcessResult } from './exportProcess';
 
-const REPO_ROOT = resolve(__dirname, '../..');
-const SCRIPT = join(REPO_ROOT, 'test/sharedKey/exportProcess.ts');
+const REPO_ROOT = resolve(__dirname, '../../..');
+const SCRIPT = join(REPO_ROOT, 'test/sharedKey/support/exportProcess.ts');
 
 interface Started {
 	child: ChildProcess;

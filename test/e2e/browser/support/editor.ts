@@ -5,7 +5,7 @@
  */
 import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 
-import type { Owner, WorkflowDefinition } from '../lib/n8nClient';
+import type { Owner, WorkflowDefinition } from '../../support/n8nClient';
 
 /** Signs in through the editor's login form; resolves on the page it lands on. */
 export async function signInThroughForm(

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from '../../sandbox/cli';
-import { apiClient, call } from './helpers';
+import { apiClient, call } from './support';
 
 const repo = process.cwd();
 let dir: string;

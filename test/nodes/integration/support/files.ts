@@ -3,16 +3,16 @@ import { createHash } from 'node:crypto';
 
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
-import type { RunningSandbox } from '../../../sandbox';
-import { fileOriginFor } from '../../../sandbox/files';
-import { control, newForm } from './support';
+import type { RunningSandbox } from '../../../../sandbox';
+import { fileOriginFor } from '../../../../sandbox/files';
+import { control, newForm } from '.';
 
 export function sha256(bytes: Uint8Array): string {
 	return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** What every test that downloads the sandbox's files turns on (its host is loopback). */
-export { SANDBOX_FILE_OPTIONS } from '../../../sandbox/files';
+export { SANDBOX_FILE_OPTIONS } from '../../../../sandbox/files';
 
 /** Where the sandbox serves files: the other loopback name than its API's. */
 export function fileOrigin(sandbox: RunningSandbox): string {

@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import type { TriggerHarness } from '../harness';
+import type { TriggerHarness } from '../../harness';
 
 export interface Received {
 	path: string;

@@ -2,11 +2,11 @@
 /** Shared by the sandbox tests: HTTP calls over loopback and a real webhook receiver. */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox';
-import { http as call, type Json } from '../support/http';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../sandbox';
+import { http as call, type Json } from '../../support/http';
 
 // The same fetch wrapper as the end-to-end suite; sandbox tests call it `call`.
-export { http as call, type HttpResult, type Json } from '../support/http';
+export { http as call, type HttpResult, type Json } from '../../support/http';
 
 /** Bearer-authenticated calls to one API root. */
 export function apiClient(apiRoot: string, key: string) {

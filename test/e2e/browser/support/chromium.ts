@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-import { REPO_ROOT } from '../lib/paths';
+import { REPO_ROOT } from '../../support/paths';
 
 export const CHROMIUM_ARGS = [
 	'--headless',

@@ -4,9 +4,9 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { RunningSandbox } from '../../sandbox';
-import { createPollHarness, type PollHarness } from '../harness';
-import { FilloutPollingTrigger } from '../../nodes/Fillout/FilloutPollingTrigger.node';
+import type { RunningSandbox } from '../../../sandbox';
+import { createPollHarness, type PollHarness } from '../../harness';
+import { FilloutPollingTrigger } from '../../../nodes/Fillout/FilloutPollingTrigger.node';
 import {
 	LIST_ROUTE,
 	METADATA_ROUTE,
@@ -16,7 +16,7 @@ import {
 	requestCounts,
 	resetStats,
 	type Json,
-} from '../nodes/integration/support';
+} from '../../nodes/integration/support';
 
 const triggers: PollHarness[] = [];
 

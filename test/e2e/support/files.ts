@@ -11,15 +11,15 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-import { EXAMPLES_DIR, FORM_PLACEHOLDER } from '../../scripts/examples';
-import { SANDBOX_FILE_OPTIONS, fileOriginFor } from '../../sandbox/files';
-import { http } from '../support/http';
-import type { NodeDefinition, WorkflowDefinition } from './lib/n8nClient';
-import { NODE_TYPES } from './lib/paths';
-import { waitFor } from './lib/processes';
-import type { SandboxControl } from './lib/sandbox';
-import { credentialsOf, formById, type CredentialRef } from './lib/workflows';
-import { unique } from './support';
+import { EXAMPLES_DIR, FORM_PLACEHOLDER } from '../../../scripts/examples';
+import { SANDBOX_FILE_OPTIONS, fileOriginFor } from '../../../sandbox/files';
+import { http } from '../../support/http';
+import type { NodeDefinition, WorkflowDefinition } from './n8nClient';
+import { NODE_TYPES } from './paths';
+import { waitFor } from './processes';
+import type { SandboxControl } from './sandbox';
+import { credentialsOf, formById, type CredentialRef } from './workflows';
+import { unique } from '.';
 
 export const FILE_QUESTIONS = [
 	{ id: 'qName', name: 'Name', type: 'ShortAnswer' },

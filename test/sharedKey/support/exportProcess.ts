@@ -3,10 +3,10 @@
  * One separate OS process exporting a form's submissions through the Fillout node in
  * n8n-core's engine (test/harness), as one n8n worker does: `exports` of them at once,
  * as a worker running several executions (they share the process's pacing). Started by
- * sharedKey/processes.ts: several processes at once share one API key, and only the
+ * sharedKey/support/processes.ts: several processes at once share one API key, and only the
  * service's answers can tell each of them about the others.
  *
- *   ts-node --transpile-only test/sharedKey/exportProcess.ts <origin> <apiKey> <formId> <exports> [nodeDir]
+ *   ts-node --transpile-only test/sharedKey/support/exportProcess.ts <origin> <apiKey> <formId> <exports> [nodeDir]
  *
  * `nodeDir` loads Fillout.node from another copy of nodes/ (the benchmark's "before").
  * Once loaded it prints `ready` and waits for a line on stdin, so that the exports of all
@@ -16,8 +16,8 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { userFolder } from '../harness/setupUserFolder';
-import { runNode } from '../harness';
+import { userFolder } from '../../harness/setupUserFolder';
+import { runNode } from '../../harness';
 
 export interface ExportProcessResult {
 	ids: string[];
@@ -27,7 +27,7 @@ export interface ExportProcessResult {
 
 async function main(): Promise<void> {
 	const [origin, apiKey, formId, exports, nodeDir] = process.argv.slice(2);
-	const root = nodeDir ? resolve(nodeDir) : resolve(__dirname, '../../nodes');
+	const root = nodeDir ? resolve(nodeDir) : resolve(__dirname, '../../../nodes');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the copy to load is chosen at run time
 	const { Fillout } = require(join(root, 'Fillout/Fillout.node.ts'));
 	process.stdout.write('ready\n');

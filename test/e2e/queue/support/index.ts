@@ -7,15 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import { attachN8n, connectionOf, type N8nConnection } from '../lib/n8n';
-import { N8nClient } from '../lib/n8nClient';
-import type { QueueState } from '../lib/queueMode';
-import { FilloutApi, SandboxControl, type SandboxAccount } from '../lib/sandbox';
-import { readState, writeState } from '../lib/state';
-import type { NodeDefinition, WorkflowDefinition } from '../lib/n8nClient';
-import { createApiKeyCredential } from '../lib/credentials';
-import type { CredentialRef } from '../lib/workflows';
-import { unique } from '../support';
+import { attachN8n, connectionOf, type N8nConnection } from '../../support/n8n';
+import { N8nClient } from '../../support/n8nClient';
+import type { QueueState } from '../../support/queueMode';
+import { FilloutApi, SandboxControl, type SandboxAccount } from '../../support/sandbox';
+import { readState, writeState } from '../../support/state';
+import type { NodeDefinition, WorkflowDefinition } from '../../support/n8nClient';
+import { createApiKeyCredential } from '../../support/credentials';
+import type { CredentialRef } from '../../support/workflows';
+import { unique } from '../../support';
 
 export interface QueueContext {
 	state: QueueState;
@@ -76,7 +76,7 @@ export function expectRanOnOneWorker(state: QueueState, executionId: string): vo
 }
 
 export { unique };
-export { settledWebhooks } from '../lib/sandbox';
+export { settledWebhooks } from '../../support/sandbox';
 
 export interface TriggerFixture {
 	formId: string;

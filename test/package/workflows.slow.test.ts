@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 
-import { DEFAULT_N8N_VERSION, PACKAGE_NAME } from '../e2e/lib/paths';
+import { DEFAULT_N8N_VERSION, PACKAGE_NAME } from '../e2e/support/paths';
 
 const ROOT = resolve(__dirname, '../..');
 const run = promisify(execFile);
@@ -68,10 +68,10 @@ const packageVersion = (
 describe.each(['ci.yml', 'publish.yml'])('%s', (name) => {
 	const job = () => onlyJob(workflow(name));
 
-	it('runs the README test command as .ci/run does: install, Chromium, npm test', () => {
+	it('runs every test as .ci/run does: install, Chromium, npm run test:all', () => {
 		const install = stepIndex(job(), /^npm install --no-audit --no-fund$/m);
 		const chromium = stepIndex(job(), /^bash scripts\/ensure-chromium\.sh$/m);
-		const test = stepIndex(job(), /^npm test$/m);
+		const test = stepIndex(job(), /^npm run test:all$/m);
 		expect(install).toBeLessThan(chromium);
 		expect(chromium).toBeLessThan(test);
 	});
@@ -93,7 +93,7 @@ describe.each(['ci.yml', 'publish.yml'])('%s', (name) => {
 		const restore = steps.find((step) => step.uses?.startsWith('actions/cache/restore@'));
 		expect(restore?.with?.path).toBe(cacheFolder);
 		expect(restore?.with?.key).toContain('${{ steps.n8n.outputs.versions }}');
-		expect(steps.indexOf(restore as Step)).toBeLessThan(stepIndex(job(), /^npm test$/m));
+		expect(steps.indexOf(restore as Step)).toBeLessThan(stepIndex(job(), /^npm run test:all$/m));
 
 		const work = mkdtempSync(join(tmpdir(), 'fillout-workflow-'));
 		try {
@@ -144,7 +144,7 @@ describe('publish.yml', () => {
 		const publishes = job.steps.filter((step) => /\bnpm publish\b/.test(step.run ?? ''));
 		expect(publishes).toHaveLength(1);
 		expect(publishes[0].run).toMatch(/^npm publish --provenance --access public$/m);
-		expect(job.steps.indexOf(publishes[0])).toBeGreaterThan(stepIndex(job, /^npm test$/m));
+		expect(job.steps.indexOf(publishes[0])).toBeGreaterThan(stepIndex(job, /^npm run test:all$/m));
 		expect(job.steps.at(-1)).toBe(publishes[0]);
 		const actions = job.steps.flatMap((step) => (step.uses ? [step.uses.split('@')[0]] : []));
 		expect(actions.sort()).toEqual(['actions/cache/restore', 'actions/checkout']);

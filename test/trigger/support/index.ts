@@ -2,16 +2,16 @@
 import { HookContext } from 'n8n-core';
 import type { IDataObject, IHookFunctions, INodeParameters } from 'n8n-workflow';
 
-import { FilloutTrigger } from '../../nodes/Fillout/FilloutTrigger.node';
-import type { WebhookRecord } from '../../nodes/Fillout/trigger/registration';
+import { FilloutTrigger } from '../../../nodes/Fillout/FilloutTrigger.node';
+import type { WebhookRecord } from '../../../nodes/Fillout/trigger/registration';
 import {
 	closedPortUrl,
 	createTriggerHarness,
 	type TriggerHarness,
 	type TriggerHarnessOptions,
-} from '../harness';
-import type { SandboxOptions } from '../../sandbox';
-import { startHarness, type Harness, type Json } from '../sandbox/helpers';
+} from '../../harness';
+import type { SandboxOptions } from '../../../sandbox';
+import { startHarness, type Harness, type Json } from '../../sandbox/support';
 
 export const NODE_NAME = 'Fillout Trigger';
 

@@ -14,7 +14,7 @@ import {
 	setFaults,
 	useSandbox,
 } from '../nodes/integration/support';
-import { exportInProcesses } from './processes';
+import { exportInProcesses } from './support/processes';
 
 const sandbox = useSandbox();
 const SUBMISSIONS = 4_500; // 31 pages of 150 (with the pager's one re-read a page) each

@@ -5,9 +5,9 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../sandbox';
-import { runNode, type RunNodeOptions, type RunNodeResult } from '../../harness';
-import { Fillout } from '../../../nodes/Fillout/Fillout.node';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../../sandbox';
+import { runNode, type RunNodeOptions, type RunNodeResult } from '../../../harness';
+import { Fillout } from '../../../../nodes/Fillout/Fillout.node';
 
 /** Parsed JSON from the sandbox; tests read into it freely. */
 export type Json = ReturnType<typeof JSON.parse>;

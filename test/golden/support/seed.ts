@@ -2,8 +2,8 @@
  * The sandbox account the golden workflows run against: forms and submissions with
  * fixed ids and times, so that every output is the same from run to run.
  */
-import type { RunningSandbox } from '../../sandbox';
-import { control } from '../nodes/integration/support';
+import type { RunningSandbox } from '../../../sandbox';
+import { control } from '../../nodes/integration/support';
 
 /** The API key of the golden account (its own rate limit, its own forms only). */
 export const GOLDEN_API_KEY = 'sk_prod_golden_examples';

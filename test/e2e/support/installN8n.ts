@@ -35,7 +35,7 @@ export function n8nInstallAt(dir: string, version = DEFAULT_N8N_VERSION): N8nIns
 }
 
 /**
- * Runs test/e2e/install-n8n.sh: instant when the cache holds a finished install,
+ * Runs test/e2e/support/install-n8n.sh: instant when the cache holds a finished install,
  * otherwise about 9 minutes on 2 cores (npm install plus two native rebuilds).
  */
 export async function installN8n(options: InstallOptions = {}): Promise<N8nInstall> {
@@ -47,7 +47,7 @@ export async function installN8n(options: InstallOptions = {}): Promise<N8nInsta
 	};
 	const progress = options.onProgress ?? ((line: string) => process.stderr.write(`${line}\n`));
 	const dir = await new Promise<string>((resolve, reject) => {
-		const child = spawn('bash', [join(REPO_ROOT, 'test', 'e2e', 'install-n8n.sh')], {
+		const child = spawn('bash', [join(REPO_ROOT, 'test', 'e2e', 'support', 'install-n8n.sh')], {
 			env,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});

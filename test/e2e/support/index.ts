@@ -2,10 +2,10 @@
  * What every end-to-end test file starts with: the n8n and sandbox the global setup
  * started, an n8n session, and clients to check the sandbox's data.
  */
-import { attachN8n, connectionOf } from './lib/n8n';
-import { N8nClient } from './lib/n8nClient';
-import { FilloutApi, SandboxControl, type SandboxAccount, type SandboxInfo } from './lib/sandbox';
-import { readState, writeState, type E2eState } from './lib/state';
+import { attachN8n, connectionOf } from './n8n';
+import { N8nClient } from './n8nClient';
+import { FilloutApi, SandboxControl, type SandboxAccount, type SandboxInfo } from './sandbox';
+import { readState, writeState, type E2eState } from './state';
 
 export interface E2eContext {
 	state: E2eState;
@@ -66,3 +66,20 @@ export async function restartSharedN8n(
 export function unique(prefix: string): string {
 	return `${prefix} ${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 }
+
+// The end-to-end library: a real n8n with the packed package, the sandbox, and clients for both.
+export * from './credentials';
+export * from './environment';
+export * from '../../support/http';
+export * from './installN8n';
+export * from './n8n';
+export * from './n8nClient';
+export * from './oauth';
+export * from './pack';
+export * from './paths';
+export * from './processes';
+export * from './queueMode';
+export * from './queueServices';
+export * from './sandbox';
+export * from './state';
+export * from './workflows';
