@@ -27,12 +27,12 @@ import {
 	recordToCarry,
 	takeCarriedRecord,
 	withCarriedRecord,
-} from './trigger/carriedRecord';
-import { deliveryItem, parseDelivery } from './trigger/delivery';
-import { currentSlot, dropRecorded, recordedFits, registerWebhook } from './trigger/lifecycle';
-import { admitDelivery, keepUnrecordedRegistration, reportUnremovable } from './trigger/lostRecord';
-import { recentSubmissions, rememberRecord, slotKey } from './trigger/memory';
-import { clearLostMark } from './trigger/registration';
+} from './webhookTrigger/signedRecord';
+import { deliveryItem, parseDelivery } from './webhookTrigger/delivery';
+import { currentSlot, dropRecorded, recordedFits, registerWebhook } from './webhookTrigger/lifecycle';
+import { admitDelivery, keepUnrecordedRegistration, reportUnremovable } from './webhookTrigger/missingRecord';
+import { recentSubmissions, rememberRecord, slotKey } from './shared/processMemory';
+import { clearLostMark } from './webhookTrigger/webhookRecord';
 
 export class FilloutTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -14,9 +14,9 @@ import {
 	placeUnnoticed,
 	takeCarriedRecord,
 	withCarriedRecord,
-} from '../../nodes/Fillout/trigger/carriedRecord';
-import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
-import type { WebhookRecord } from '../../nodes/Fillout/trigger/registration';
+} from '../../nodes/Fillout/webhookTrigger/signedRecord';
+import { forgetProcessMemory } from '../../nodes/Fillout/shared/processMemory';
+import type { WebhookRecord } from '../../nodes/Fillout/webhookTrigger/webhookRecord';
 import type { TriggerHarness } from '../harness';
 import { HarnessNodeTypes } from '../harness/nodeTypes';
 import { runAsWorker } from '../harness';

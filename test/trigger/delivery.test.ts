@@ -3,7 +3,7 @@ import {
 	deliveryItem,
 	parseDelivery,
 	readableSubmission,
-} from '../../nodes/Fillout/trigger/delivery';
+} from '../../nodes/Fillout/webhookTrigger/delivery';
 
 const submission: Submission = {
 	submissionId: 'sub-1',

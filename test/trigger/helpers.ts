@@ -3,7 +3,7 @@ import { HookContext } from 'n8n-core';
 import type { IDataObject, IHookFunctions, INodeParameters } from 'n8n-workflow';
 
 import { FilloutTrigger } from '../../nodes/Fillout/FilloutTrigger.node';
-import type { WebhookRecord } from '../../nodes/Fillout/trigger/registration';
+import type { WebhookRecord } from '../../nodes/Fillout/webhookTrigger/webhookRecord';
 import {
 	closedPortUrl,
 	createTriggerHarness,

@@ -8,8 +8,8 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { CARRIED_RECORD_KEY } from '../../nodes/Fillout/trigger/carriedRecord';
-import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
+import { CARRIED_RECORD_KEY } from '../../nodes/Fillout/webhookTrigger/signedRecord';
+import { forgetProcessMemory } from '../../nodes/Fillout/shared/processMemory';
 import { runAsWorker, type TriggerHarness } from '../harness';
 import { freshForm, startHarness, type Harness, type Json } from '../sandbox/helpers';
 import { http } from '../support/http';

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
+import { forgetProcessMemory } from '../../nodes/Fillout/shared/processMemory';
 import { fileOriginFor } from '../../sandbox/files';
 import type { TriggerHarness } from '../harness';
 import { apiClient, freshForm, startHarness, type Harness, type Json } from '../sandbox/helpers';

@@ -3,7 +3,7 @@ import {
 	readRecord,
 	registrationFits,
 	slotFor,
-} from '../../nodes/Fillout/trigger/registration';
+} from '../../nodes/Fillout/webhookTrigger/webhookRecord';
 
 const record = {
 	webhookId: 12,

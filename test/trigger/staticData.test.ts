@@ -7,8 +7,8 @@
  * `forgetProcessMemory()`. Everything against the sandbox, through n8n-core's real hook
  * and webhook contexts.
  */
-import { derivedSecret } from '../../nodes/Fillout/trigger/secret';
-import { forgetProcessMemory, forgetRememberedRecords } from '../../nodes/Fillout/trigger/memory';
+import { derivedSecret } from '../../nodes/Fillout/webhookTrigger/secret';
+import { forgetProcessMemory, forgetRememberedRecords } from '../../nodes/Fillout/shared/processMemory';
 import type { TriggerHarness } from '../harness';
 import { apiClient, freshForm, type Harness } from '../sandbox/helpers';
 import {

@@ -2,11 +2,11 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 
 import { formIdForTrigger } from '../shared/parameters';
 import type { SlotState } from './lifecycle';
-import { rememberRecord, reportLostRecord, restoreLostRecords } from './memory';
-import type { Slot, WebhookRecord } from './registration';
-import { lostMarkOf, markLost, readRecord, slotFor } from './registration';
+import { rememberRecord, reportLostRecord, restoreLostRecords } from '../shared/processMemory';
+import type { Slot, WebhookRecord } from './webhookRecord';
+import { lostMarkOf, markLost, readRecord, slotFor } from './webhookRecord';
 import { SECRET_PARAMETER, secretsMatch } from './secret';
-import { expectedSecret, knownKeys } from './secretMaterial';
+import { expectedSecret, knownKeys } from './derivedKeys';
 
 /** The fingerprint under which a slot without a record keeps its derived keys. */
 const NO_RECORD = '';

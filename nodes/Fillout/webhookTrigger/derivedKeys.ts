@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { credentialTypeOf } from '../transport';
-import type { Slot } from './registration';
+import type { Slot } from './webhookRecord';
 import { derivedRecordKey, derivedSecret, secretFingerprint } from './secret';
 
 type TriggerContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;

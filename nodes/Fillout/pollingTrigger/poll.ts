@@ -10,7 +10,7 @@ import {
 	type FileFailureMode,
 } from '../shared/submissionFiles';
 import { getFormMetadata } from '../transport';
-import { deliveryItem } from '../trigger/delivery';
+import { deliveryItem } from '../webhookTrigger/delivery';
 import { deadlineOf, pollBudgetMsOf, stopTimeOf } from './budget';
 import { firstWarning, recallPollState, rememberPollState } from './memory';
 import { inProgressRefused, noSubmissionYet } from './pollErrors';

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 
 import { formIdOf } from '../shared/parameters';
-import type { Slot, WebhookRecord } from './registration';
+import type { Slot, WebhookRecord } from './webhookRecord';
 import { recordSignature, secretFingerprint, secretsMatch } from './secret';
-import { knownKeys, type TriggerKeys } from './secretMaterial';
+import { knownKeys, type TriggerKeys } from './derivedKeys';
 
 /**
  * The production record rides with each execution the trigger starts, so that a

@@ -7,10 +7,10 @@ import { filloutError } from '../shared/nodeErrors';
 import { formIdForTrigger } from '../shared/parameters';
 import { filloutRequest, resolveApiRoot, sendFilloutRequest } from '../transport';
 import { isFilloutCloud, unreachableReason } from './reachability';
-import type { Slot, WebhookRecord } from './registration';
-import { createdWebhookId, readRecord, registrationFits, slotFor } from './registration';
-import { forgetRecord, restoreLostRecords } from './memory';
-import { derivedKeys, expectedSecret, rememberKeys } from './secretMaterial';
+import type { Slot, WebhookRecord } from './webhookRecord';
+import { createdWebhookId, readRecord, registrationFits, slotFor } from './webhookRecord';
+import { forgetRecord, restoreLostRecords } from '../shared/processMemory';
+import { derivedKeys, expectedSecret, rememberKeys } from './derivedKeys';
 import { removeWebhook } from './removal';
 import { addressWithSecret, newSecret, secretsMatch } from './secret';
 

@@ -4,7 +4,7 @@ import type { ServiceFailure } from '../helpers/failures';
 import { serviceMessage } from '../helpers/failures';
 import { filloutError } from '../shared/nodeErrors';
 import { resolveApiRoot, sendFilloutRequest } from '../transport';
-import type { WebhookRecord } from './registration';
+import type { WebhookRecord } from './webhookRecord';
 import { classifyRemovalFailure } from './removalFailure';
 
 /**

@@ -1,9 +1,9 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { RecentIds } from '../helpers/recentIds';
-import type { Slot, WebhookRecord } from './registration';
-import { readRecord } from './registration';
-import { forgetDerivedKeys } from './secretMaterial';
+import { RecentIds } from './recentIds';
+import type { Slot, WebhookRecord } from '../webhookTrigger/webhookRecord';
+import { readRecord } from '../webhookTrigger/webhookRecord';
+import { forgetDerivedKeys } from '../webhookTrigger/derivedKeys';
 
 /**
  * What one n8n process remembers of the trigger's registrations, beside static data.
