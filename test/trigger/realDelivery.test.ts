@@ -5,12 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 
-import { forgetProcessMemory } from '../../nodes/Fillout/shared/processMemory';
 import { fileOriginFor } from '../../sandbox/files';
 import type { TriggerHarness } from '../harness';
 import { apiClient, freshForm, startHarness, type Harness, type Json } from '../sandbox/helpers';
 import { startEndpoint, type Endpoint } from './endpoint';
-import { filloutTrigger, secretIn, slots, webhooksOf } from './helpers';
+import { filloutTrigger, secretIn, slots, webhooksOf, forgetProcessMemory } from './helpers';
 
 /** The tests' own API calls use a second key of the account, with its own rate window. */
 const READER_KEY = 'sk_prod_trigger_test_reader';

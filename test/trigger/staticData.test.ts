@@ -8,7 +8,6 @@
  * and webhook contexts.
  */
 import { derivedSecret } from '../../nodes/Fillout/webhookTrigger/secret';
-import { forgetProcessMemory, forgetRememberedRecords } from '../../nodes/Fillout/shared/processMemory';
 import type { TriggerHarness } from '../harness';
 import { apiClient, freshForm, type Harness } from '../sandbox/helpers';
 import {
@@ -20,6 +19,8 @@ import {
 	slots,
 	webhooksOf,
 	useTriggerSandbox,
+	forgetProcessMemory,
+	forgetRememberedRecords,
 } from './helpers';
 
 const OTHER_KEY = 'sk_prod_static_data_rotated_key';

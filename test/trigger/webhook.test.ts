@@ -6,8 +6,7 @@
 import type { Submission } from '../../nodes/Fillout/helpers/interfaces';
 import { closedPortUrl, type TriggerHarness, type WebhookRequestInit } from '../harness';
 import { freshForm, startHarness, type Harness, type Json } from '../sandbox/helpers';
-import { forgetProcessMemory } from '../../nodes/Fillout/shared/processMemory';
-import { filloutTrigger, slots } from './helpers';
+import { filloutTrigger, slots, forgetProcessMemory } from './helpers';
 
 let h: Harness;
 let instanceUrl: string;

@@ -4,10 +4,15 @@
  * the credential is read once per process and kept. Reads are counted at the harness's
  * credentials helper (n8n-core's getCredentials decrypts through `getDecrypted`).
  */
-import { forgetProcessMemory } from '../../nodes/Fillout/shared/processMemory';
 import type { TriggerHarness } from '../harness';
 import { freshForm, type Harness } from '../sandbox/helpers';
-import { filloutTrigger, n8nLogger, slots, useTriggerSandbox } from './helpers';
+import {
+	filloutTrigger,
+	n8nLogger,
+	slots,
+	useTriggerSandbox,
+	forgetProcessMemory,
+} from './helpers';
 
 const env = useTriggerSandbox();
 let h: Harness;

@@ -1,7 +1,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
 import type { FileFailureMode } from '../shared/submissionFiles';
-import type { Taken } from './poll';
+import type { PollOutcome } from './pollStep';
 
 /**
  * Share of n8n's budget for one poll (n8n 2.41's durable scheduler abandons a poll that
@@ -35,7 +35,7 @@ export function stopTimeOf(ctx: IPollFunctions, nowMs: number): number | undefin
  */
 export function deadlineOf(
 	ctx: IPollFunctions,
-	taken: Taken,
+	taken: PollOutcome,
 	nowMs: number,
 ): FileFailureMode['deadline'] {
 	const budgetMs = pollBudgetMsOf(ctx);

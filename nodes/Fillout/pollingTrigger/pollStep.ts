@@ -23,7 +23,8 @@ export interface Start {
 
 export type SubmissionStatus = 'finished' | 'in_progress';
 
-export interface Taken {
+/** What one poll emits, with each one's status, and the cursor after it. */
+export interface PollOutcome {
 	emitted: Submission[];
 	statuses: SubmissionStatus[];
 	next: PollState;
@@ -49,7 +50,7 @@ export function takePoll(
 	inProgress: readonly Submission[] | undefined,
 	settings: StepSettings,
 	presentMs: number,
-): Taken {
+): PollOutcome {
 	const done = takeFinished(start.state, finished, settings.overlapMs, presentMs);
 	const next: PollState = { ...done.state };
 	delete next.inProgress;

@@ -1,99 +1,90 @@
-import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IPollFunctions } from 'n8n-workflow';
+import { deepCopy } from 'n8n-workflow';
 
-import { RecentIds } from './recentIds';
+import type { PollState } from '../pollingTrigger/pollState';
+import type { DerivedKeys } from '../webhookTrigger/derivedKeys';
 import type { Slot, WebhookRecord } from '../webhookTrigger/webhookRecord';
-import { readRecord } from '../webhookTrigger/webhookRecord';
-import { forgetDerivedKeys } from '../webhookTrigger/derivedKeys';
+import { RecentIds } from './recentIds';
 
 /**
- * What one n8n process remembers of the trigger's registrations, beside static data.
- * In queue mode a worker may save another node's static data over the whole object and
- * so erase the trigger's record; a copy kept here lets the process that still has one
- * write it back (the main on its next activation or deactivation, a webhook processor
- * on its next delivery), so the webhook id, and with it the removal at Fillout, is not
- * lost. A restarted process starts with nothing here.
+ * Everything the two triggers keep in this n8n process's memory, beside static data
+ * (which another process may overwrite). A restarted process starts with all of it empty.
  */
+export const processMemory = {
+	/** Webhook records by trigger slot, to write back a record static data lost. */
+	webhookRecords: new Map<string, WebhookRecord>(),
+	/** Trigger slots whose lost record was logged as an error (repeats go to debug). */
+	lostRecordsLogged: new Set<string>(),
+	/** Submissions the webhook trigger started the workflow for, to drop a second delivery. */
+	recentSubmissions: new RecentIds({ capacity: 10_000, ttlMs: 60 * 60 * 1000 }),
+	/** Keys derived from the credential, so a delivery costs no credential read. */
+	derivedKeys: new Map<string, Promise<DerivedKeys | undefined>>(),
+	/** The polling trigger's cursor after its last poll that ended within n8n's budget. */
+	pollStates: new Map<string, PollState>(),
+	/** Warnings the polling trigger gives once per trigger. */
+	pollWarnings: new Set<string>(),
+} satisfies Record<string, { readonly size: number; clear(): void }>;
 
-type TriggerContext = IHookFunctions | IWebhookFunctions;
+type NodeContext = Pick<IPollFunctions, 'getWorkflow' | 'getNode'>;
 
-export const SLOTS: readonly Slot[] = ['production', 'test'];
-
-/** One trigger node's slot: workflow, node and slot. */
-export function slotKey(ctx: TriggerContext, slot: Slot): string {
-	return `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id ?? ctx.getNode().name}\n${slot}`;
+/** One trigger node: its workflow and node. */
+export function triggerKey(ctx: NodeContext): string {
+	return `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id ?? ctx.getNode().name}`;
 }
 
-const remembered = new Map<string, WebhookRecord>();
-const reportedLost = new Set<string>();
+/** One webhook trigger's production or test registration. */
+export function slotKey(ctx: NodeContext, slot: Slot): string {
+	return `${triggerKey(ctx)}\n${slot}`;
+}
 
-export function rememberRecord(ctx: TriggerContext, slot: Slot, record: WebhookRecord): void {
+export function rememberRecord(ctx: NodeContext, slot: Slot, record: WebhookRecord): void {
 	const key = slotKey(ctx, slot);
-	remembered.set(key, { ...record });
-	reportedLost.delete(key);
+	processMemory.webhookRecords.set(key, { ...record });
+	processMemory.lostRecordsLogged.delete(key);
 }
 
-export function forgetRecord(ctx: TriggerContext, slot: Slot): void {
-	remembered.delete(slotKey(ctx, slot));
+export function forgetRecord(ctx: NodeContext, slot: Slot): void {
+	processMemory.webhookRecords.delete(slotKey(ctx, slot));
 }
 
-/**
- * Writes back every record this process remembers that static data lost, and says so.
- * Returns the slots it restored.
- */
-export function restoreLostRecords(ctx: TriggerContext, data: IDataObject): Slot[] {
-	const restored: Slot[] = [];
-	for (const slot of SLOTS) {
-		if (readRecord(data[slot]) !== undefined) continue;
-		const copy = remembered.get(slotKey(ctx, slot));
-		if (copy === undefined) continue;
-		data[slot] = { ...copy };
-		restored.push(slot);
-		ctx.logger.warn(
-			`Fillout Trigger: the record of ${slot} webhook ${copy.webhookId} (form ${copy.formId}) was missing from workflow ${ctx.getWorkflow().id ?? ''}'s static data; written back from this n8n process's copy. Another node of the workflow probably saved its own static data over it (n8n's queue-mode workers do).`,
-			{ workflowId: ctx.getWorkflow().id, webhookId: copy.webhookId, formId: copy.formId, slot },
-		);
-	}
-	return restored;
+export function rememberedRecord(ctx: NodeContext, slot: Slot): WebhookRecord | undefined {
+	const record = processMemory.webhookRecords.get(slotKey(ctx, slot));
+	return record === undefined ? undefined : { ...record };
 }
 
-/**
- * Logs a lost record as an error once per slot and process (until the record is seen
- * again), so a flood of deliveries does not flood the log; repeats go to debug.
- */
-export function reportLostRecord(
-	ctx: TriggerContext,
+/** True the first time a slot's lost record is logged, until the record is seen again. */
+export function firstLostRecordLog(ctx: NodeContext, slot: Slot): boolean {
+	return firstTime(processMemory.lostRecordsLogged, slotKey(ctx, slot));
+}
+
+/** True for the first delivery of a submission to this slot and form within the window. */
+export function firstDelivery(
+	ctx: NodeContext,
 	slot: Slot,
-	message: string,
-	meta: IDataObject = {},
-): void {
-	const key = slotKey(ctx, slot);
-	const details = { workflowId: ctx.getWorkflow().id, node: ctx.getNode().name, slot, ...meta };
-	if (reportedLost.has(key)) {
-		ctx.logger.debug(message, details);
-		return;
-	}
-	reportedLost.add(key);
-	ctx.logger.error(message, details);
+	formId: string,
+	submissionId: string,
+): boolean {
+	const key = `${slotKey(ctx, slot)}\n${formId}\n${submissionId}`;
+	return processMemory.recentSubmissions.firstSighting(key, performance.now());
 }
 
-/**
- * Submissions this process started the workflow for, per trigger slot and form: up to
- * 10,000 ids, each for an hour. A second registration for the same address delivers the
- * same submission within seconds, so the window is generous. It lives in this process
- * only: with several webhook processors behind a load balancer, two deliveries of one
- * submission that reach different processors both start the workflow.
- */
-export const recentSubmissions = new RecentIds({ capacity: 10_000, ttlMs: 60 * 60 * 1000 });
-
-/** Forgets the record copies, as a process that never saw them (tests simulate one). */
-export function forgetRememberedRecords(): void {
-	remembered.clear();
-	reportedLost.clear();
+export function recallPollState(ctx: NodeContext): PollState | undefined {
+	const state = processMemory.pollStates.get(triggerKey(ctx));
+	return state === undefined ? undefined : deepCopy(state);
 }
 
-/** Forgets everything above, as a restart of the process does (tests simulate restarts). */
-export function forgetProcessMemory(): void {
-	forgetRememberedRecords();
-	recentSubmissions.clear();
-	forgetDerivedKeys();
+/** Only after a poll that ended within n8n's budget: n8n 2.41 keeps nothing of one it abandoned. */
+export function rememberPollState(ctx: NodeContext, state: PollState): void {
+	processMemory.pollStates.set(triggerKey(ctx), deepCopy(state));
+}
+
+/** True the first time for this trigger in this process: for warnings given once. */
+export function firstWarning(ctx: NodeContext, what: string): boolean {
+	return firstTime(processMemory.pollWarnings, `${triggerKey(ctx)}\n${what}`);
+}
+
+function firstTime(seen: Set<string>, key: string): boolean {
+	if (seen.has(key)) return false;
+	seen.add(key);
+	return true;
 }

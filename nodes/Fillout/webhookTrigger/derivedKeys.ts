@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+import { processMemory } from '../shared/processMemory';
 import { credentialTypeOf } from '../transport';
 import type { Slot } from './webhookRecord';
 import { derivedRecordKey, derivedSecret, secretFingerprint } from './secret';
@@ -7,26 +8,23 @@ import { derivedRecordKey, derivedSecret, secretFingerprint } from './secret';
 type TriggerContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
 
 /** What the credential gives one trigger slot: the webhook secret and the record key. */
-export interface TriggerKeys {
+export interface DerivedKeys {
 	secret: string;
 	recordKey: string;
 }
 
+/** The cache empties itself when it holds this many entries. */
+const MAX_CACHED_KEYS = 1_000;
+
 /**
- * The keys derived from the credential for this trigger's slot and form, or undefined
- * when the credential holds no stable secret material (then only the secret in the
- * static-data record can verify deliveries). Reads the credential every time.
- *
- * Material: the API key, or for OAuth2 the client secret (the access token may be
- * refreshed, so it is not stable). Changing the API key or client secret changes the
- * secret: a registration made with the old one is accepted while its record is in
- * static data, and the next activation replaces it (see checkExists).
+ * The keys derived from the credential for this slot and form (a credential read), or
+ * undefined when it holds no stable secret: the API key, or for OAuth2 the client secret.
  */
-export async function derivedKeys(
+export async function readDerivedKeys(
 	ctx: TriggerContext,
 	slot: Slot,
 	formId: string,
-): Promise<TriggerKeys | undefined> {
+): Promise<DerivedKeys | undefined> {
 	const credentialType = credentialTypeOf(ctx);
 	const credentials = await ctx.getCredentials(credentialType);
 	const material =
@@ -46,52 +44,43 @@ export async function expectedSecret(
 	slot: Slot,
 	formId: string,
 ): Promise<string | undefined> {
-	return (await derivedKeys(ctx, slot, formId))?.secret;
+	return (await readDerivedKeys(ctx, slot, formId))?.secret;
 }
 
-/**
- * Keys this process derived, by trigger slot, form and the fingerprint of the secret
- * the caller holds (a record's, or '' for none). One credential read fills an entry and
- * concurrent callers share it. An entry never goes wrong: it says what the credential
- * gave when that secret was current, and a new registration (a new record secret) is a
- * new entry, so a changed key is read again. Bounded; emptied when full.
- */
-const known = new Map<string, Promise<TriggerKeys | undefined>>();
-const KNOWN_ENTRIES = 1_000;
-
-function entryKey(ctx: TriggerContext, slot: Slot, formId: string, fingerprint: string): string {
+/** `fingerprint`: of the secret the caller holds (a record's, or '' for none). */
+function cacheKey(ctx: TriggerContext, slot: Slot, formId: string, fingerprint: string): string {
 	return JSON.stringify([ctx.getWorkflow().id, ctx.getNode().id, slot, formId, fingerprint]);
 }
 
-/** The derived keys, read from the credential only when this process has none for them. */
-export async function knownKeys(
+/**
+ * The derived keys, read from the credential once per process and secret held; concurrent
+ * callers share the read. A new registration has a new secret, so a changed key is read again.
+ */
+export async function cachedDerivedKeys(
 	ctx: TriggerContext,
 	slot: Slot,
 	formId: string,
 	fingerprint: string,
-): Promise<TriggerKeys | undefined> {
-	const key = entryKey(ctx, slot, formId, fingerprint);
-	const cached = known.get(key);
+): Promise<DerivedKeys | undefined> {
+	const cache = processMemory.derivedKeys;
+	const key = cacheKey(ctx, slot, formId, fingerprint);
+	const cached = cache.get(key);
 	if (cached !== undefined) return await cached;
-	if (known.size >= KNOWN_ENTRIES) known.clear();
-	const reading = derivedKeys(ctx, slot, formId);
-	known.set(key, reading);
+	if (cache.size >= MAX_CACHED_KEYS) cache.clear();
+	const reading = readDerivedKeys(ctx, slot, formId);
+	cache.set(key, reading);
 	// A failed read is not kept: the next caller reads again.
-	reading.catch(() => known.delete(key));
+	reading.catch(() => cache.delete(key));
 	return await reading;
 }
 
-/** Seeds the entry for a secret this process just derived (a registration it made). */
-export function rememberKeys(
+/** Caches the keys of a secret this process just derived (a registration it made). */
+export function cacheDerivedKeys(
 	ctx: TriggerContext,
 	slot: Slot,
 	formId: string,
-	keys: TriggerKeys,
+	keys: DerivedKeys,
 ): void {
-	known.set(entryKey(ctx, slot, formId, secretFingerprint(keys.secret)), Promise.resolve(keys));
-}
-
-/** Forgets the derived keys, as a restarted process (tests). */
-export function forgetDerivedKeys(): void {
-	known.clear();
+	const key = cacheKey(ctx, slot, formId, secretFingerprint(keys.secret));
+	processMemory.derivedKeys.set(key, Promise.resolve(keys));
 }

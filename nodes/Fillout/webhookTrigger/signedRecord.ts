@@ -6,30 +6,22 @@ import type {
 } from 'n8n-workflow';
 
 import { formIdOf } from '../shared/parameters';
-import type { Slot, WebhookRecord } from './webhookRecord';
+import { cachedDerivedKeys, type DerivedKeys } from './derivedKeys';
 import { recordSignature, secretFingerprint, secretsMatch } from './secret';
-import { knownKeys, type TriggerKeys } from './derivedKeys';
+import type { Slot, WebhookRecord } from './webhookRecord';
 
 /**
- * The production record rides with each execution the trigger starts, so that a
- * queue-mode worker's overwrite of static data writes it back too.
- *
- * A worker starts each execution with empty static data (n8n keeps no static data in an
- * execution's workflow snapshot) and, when any node writes some, saves what it holds
- * over the workflow's whole static data. So `webhook()` puts its slot's record on the
- * first item, beside `json`, without the secret and signed with a key derived from the
- * credential (never from the webhook address): only a process holding the credential
- * can make one that `execute()` accepts. `execute()`, which n8n runs first in the
- * execution, takes it off and, when the slot is empty there and the signature holds for
- * this node and its form, places it without marking static data changed: it is saved
- * only when another node makes the worker save anyway. See docs/trigger-static-data.md.
+ * The production record rides, signed and without its secret, on the first item of each
+ * execution the trigger starts, so that a queue-mode worker, which starts with empty static
+ * data and may save it over the workflow's, writes the record back too. Only a process
+ * holding the credential can sign one (docs/trigger-static-data.md).
  */
 
-/** Where the record travels: a key of the item itself, never of its `json`. */
-export const CARRIED_RECORD_KEY = 'filloutTriggerRecord';
+/** Where the record rides: a key of the item itself, never of its `json`. */
+export const SIGNED_RECORD_KEY = 'filloutTriggerRecord';
 
 /** The production record without its secret, with the secret's fingerprint and a signature. */
-export interface CarriedRecord {
+export interface SignedRecord {
 	webhookId: number | string;
 	formId: string;
 	formName?: string;
@@ -42,37 +34,38 @@ export interface CarriedRecord {
 
 type TriggerContext = IExecuteFunctions | IWebhookFunctions;
 
-/** What the signature covers: every carried field, and the trigger node it belongs to. */
+/** What the signature covers: every field, and the trigger node it belongs to. */
 export function signedContent(
 	ctx: TriggerContext,
-	carried: Omit<CarriedRecord, 'signature'>,
+	unsigned: Omit<SignedRecord, 'signature'>,
 ): string {
 	return JSON.stringify([
+		// The label keeps its first name: another would change every signature.
 		'n8n-nodes-fillout-forms/carried-record/v1',
 		ctx.getWorkflow().id,
 		ctx.getNode().id,
-		carried.webhookId,
-		carried.formId,
-		carried.formName ?? null,
-		carried.url,
-		carried.apiRoot,
-		carried.createdAt,
-		carried.secretFingerprint,
+		unsigned.webhookId,
+		unsigned.formId,
+		unsigned.formName ?? null,
+		unsigned.url,
+		unsigned.apiRoot,
+		unsigned.createdAt,
+		unsigned.secretFingerprint,
 	]);
 }
 
 /**
- * What a delivery carries: the production slot's record, outside manual runs, when its
- * secret is the one derived from the credential (an older record could not be put back).
+ * The production slot's record, signed, outside manual runs and only when its secret is
+ * the one derived from the credential (a worker could not put an older record back).
  */
-export async function recordToCarry(
+export async function signRecord(
 	ctx: IWebhookFunctions,
 	slot: Slot,
 	record: WebhookRecord | undefined,
-): Promise<CarriedRecord | undefined> {
+): Promise<SignedRecord | undefined> {
 	if (slot !== 'production' || record === undefined || ctx.getMode() === 'manual') return undefined;
 	const fingerprint = secretFingerprint(record.secret);
-	const keys = await knownKeys(ctx, slot, record.formId, fingerprint);
+	const keys = await cachedDerivedKeys(ctx, slot, record.formId, fingerprint);
 	if (keys === undefined || !secretsMatch(record.secret, keys.secret)) return undefined;
 	const unsigned = {
 		webhookId: record.webhookId,
@@ -86,51 +79,51 @@ export async function recordToCarry(
 	return { ...unsigned, signature: recordSignature(keys.recordKey, signedContent(ctx, unsigned)) };
 }
 
-/** The items with the record on the first one (the items are not changed). */
-export function withCarriedRecord(
+/** The items with the signed record on the first one (the items are not changed). */
+export function withSignedRecord(
 	items: INodeExecutionData[],
-	carried: CarriedRecord,
+	signed: SignedRecord,
 ): INodeExecutionData[] {
 	if (items.length === 0) return items;
 	const [first, ...rest] = items;
-	return [{ ...first, [CARRIED_RECORD_KEY]: { ...carried } as IDataObject }, ...rest];
+	return [{ ...first, [SIGNED_RECORD_KEY]: { ...signed } as IDataObject }, ...rest];
 }
 
-/** The items without any carried record, and what the first one carried (unchecked). */
-export function takeCarriedRecord(items: INodeExecutionData[]): {
+/** The items without any signed record, and what the first one held (unchecked). */
+export function takeSignedRecord(items: INodeExecutionData[]): {
 	items: INodeExecutionData[];
-	carried?: unknown;
+	signed?: unknown;
 } {
 	const clean = items.map((item) => {
-		if (!(CARRIED_RECORD_KEY in item)) return item;
+		if (!(SIGNED_RECORD_KEY in item)) return item;
 		const rest = { ...item };
-		delete rest[CARRIED_RECORD_KEY];
+		delete rest[SIGNED_RECORD_KEY];
 		return rest;
 	});
-	const carried = items[0]?.[CARRIED_RECORD_KEY];
-	return carried === undefined ? { items: clean } : { items: clean, carried };
+	const signed = items[0]?.[SIGNED_RECORD_KEY];
+	return signed === undefined ? { items: clean } : { items: clean, signed };
 }
 
-/** The value as a carried record, when every field has its type. */
-function readCarried(value: unknown): CarriedRecord | undefined {
+/** The value as a signed record, when every field has its type. */
+function readSigned(value: unknown): SignedRecord | undefined {
 	if (typeof value !== 'object' || value === null) return undefined;
-	const v = value as Partial<Record<keyof CarriedRecord, unknown>>;
+	const v = value as Partial<Record<keyof SignedRecord, unknown>>;
 	const idOk =
 		(typeof v.webhookId === 'number' && Number.isFinite(v.webhookId)) ||
 		(typeof v.webhookId === 'string' && v.webhookId !== '');
 	const strings = ['formId', 'url', 'apiRoot', 'createdAt', 'secretFingerprint', 'signature'];
-	const stringsOk = strings.every((name) => typeof v[name as keyof CarriedRecord] === 'string');
+	const stringsOk = strings.every((name) => typeof v[name as keyof SignedRecord] === 'string');
 	const nameOk = v.formName === undefined || typeof v.formName === 'string';
-	return idOk && stringsOk && nameOk ? (value as CarriedRecord) : undefined;
+	return idOk && stringsOk && nameOk ? (value as SignedRecord) : undefined;
 }
 
-/** Whether the carried record was signed for this node and names its form and derived secret. */
-function isAuthentic(ctx: IExecuteFunctions, carried: CarriedRecord, keys: TriggerKeys): boolean {
-	const { signature, ...unsigned } = carried;
+/** Whether the record was signed for this node and names its form and derived secret. */
+function isAuthentic(ctx: IExecuteFunctions, signed: SignedRecord, keys: DerivedKeys): boolean {
+	const { signature, ...unsigned } = signed;
 	const expected = recordSignature(keys.recordKey, signedContent(ctx, unsigned));
-	const signed = secretsMatch(signature, expected);
-	const derived = secretsMatch(carried.secretFingerprint, secretFingerprint(keys.secret));
-	return signed && derived;
+	const signatureOk = secretsMatch(signature, expected);
+	const derived = secretsMatch(signed.secretFingerprint, secretFingerprint(keys.secret));
+	return signatureOk && derived;
 }
 
 /** The node's form, or undefined when it cannot be read without an item. */
@@ -143,37 +136,39 @@ function nodeFormId(ctx: IExecuteFunctions): string | undefined {
 }
 
 /**
- * In the execution: puts the carried record in the production slot when the slot is
- * empty (a worker's fresh static data), and only when it names this node's form and its
- * signature holds. Returns whether it was put.
+ * In the execution: puts the signed record in the production slot when the slot is empty
+ * (a worker's fresh static data), it names this node's form and its signature holds.
+ * Returns whether it was put.
  */
-export async function keepCarriedRecord(ctx: IExecuteFunctions, value: unknown): Promise<boolean> {
-	const carried = readCarried(value);
+export async function restoreSignedRecord(
+	ctx: IExecuteFunctions,
+	value: unknown,
+): Promise<boolean> {
+	const signed = readSigned(value);
 	const formId = nodeFormId(ctx);
-	if (carried === undefined || carried.formId !== formId) return false;
-	const keys = await knownKeys(ctx, 'production', formId, carried.secretFingerprint);
-	if (keys === undefined || !isAuthentic(ctx, carried, keys)) return false;
+	if (signed === undefined || signed.formId !== formId) return false;
+	const keys = await cachedDerivedKeys(ctx, 'production', formId, signed.secretFingerprint);
+	if (keys === undefined || !isAuthentic(ctx, signed, keys)) return false;
 	const data = ctx.getWorkflowStaticData('node');
 	if (data.production !== undefined) return false;
 	const record: WebhookRecord = {
-		webhookId: carried.webhookId,
-		formId: carried.formId,
-		...(carried.formName === undefined ? {} : { formName: carried.formName }),
-		url: carried.url,
+		webhookId: signed.webhookId,
+		formId: signed.formId,
+		...(signed.formName === undefined ? {} : { formName: signed.formName }),
+		url: signed.url,
 		secret: keys.secret,
-		apiRoot: carried.apiRoot,
-		createdAt: carried.createdAt,
+		apiRoot: signed.apiRoot,
+		createdAt: signed.createdAt,
 	};
-	placeUnnoticed(data, 'production', { ...record });
+	setWithoutMarkingChange(data, 'production', { ...record });
 	return true;
 }
 
 /**
- * Sets `data[key]` without n8n noticing a change: n8n's static data objects mark a
- * change when a property is set or deleted, not when one is defined. Serialised and
- * saved like any other property when something else changes static data.
+ * Sets `data[key]` without n8n noticing: its static data marks a change when a property is
+ * set or deleted, not defined. So it is saved only when something else changes static data.
  */
-export function placeUnnoticed(data: IDataObject, key: string, value: IDataObject): void {
+export function setWithoutMarkingChange(data: IDataObject, key: string, value: IDataObject): void {
 	Reflect.defineProperty(data, key, {
 		value,
 		enumerable: true,
