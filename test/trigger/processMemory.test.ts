@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test-only: reads the node sources (node:fs) relative to __dirname */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test-only: reads the node sources (node:fs) relative to __dirname */
 /**
  * Both triggers keep what one n8n process remembers in one module,
  * nodes/Fillout/shared/processMemory.ts, and the tests' restart (`forgetProcessMemory`)

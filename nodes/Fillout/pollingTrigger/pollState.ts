@@ -52,10 +52,8 @@ export function readPollState(value: unknown, formId: string): PollState | undef
 }
 
 /**
- * The poll's present. Fillout stamps submissions with its own clock, and tells it in the
- * `date` header of its answers (whole seconds): n8n's clock counts when it is within the
- * second the earliest header of the poll names, that second's start when it is not (n8n's
- * clock is off), and alone when there is no header.
+ * The poll's present on Fillout's clock (which stamps the submissions): n8n's within the
+ * second the earliest `date` header names, else that second's start; n8n's without a header.
  */
 export function servicePresentMs(dateHeaderMs: number | undefined, n8nNowMs: number): number {
 	if (dateHeaderMs === undefined || !Number.isFinite(dateHeaderMs)) return n8nNowMs;

@@ -38,11 +38,9 @@ export interface StepSettings {
 }
 
 /**
- * `finished`: the listing of the window (or a prefix of it, when the poll stopped early);
- * `inProgress`: the newest in-progress submissions, undefined when they are ignored.
- * In-progress submissions are emitted from a backfill's start, and on a cursor that
- * already watched them: one that did not (the option was just turned on) remembers what
- * is in progress then without emitting it, as a first start from now does.
+ * `finished`: the listing of the window, or its prefix when the poll stopped early;
+ * `inProgress`: the newest in-progress submissions (undefined: ignored). A cursor that did
+ * not watch them yet only remembers them, as a start from now does.
  */
 export function takePoll(
 	start: Start,

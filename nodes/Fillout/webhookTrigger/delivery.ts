@@ -4,10 +4,8 @@ import type { Submission } from '../helpers/interfaces';
 import { isPlainObject } from '../shared/submissionItem';
 
 /**
- * What Fillout POSTs to the trigger's address: the live service wraps the submission as
- * `{formId, formName, submission}`, the documented interface sends the bare Submission.
- * n8n usually hands the node an already-parsed object; other content types arrive as a
- * string or only as the raw bytes.
+ * What Fillout POSTs to the trigger's address: `{formId, formName, submission}` from the
+ * live service, the bare Submission as documented; parsed by n8n, or as text or raw bytes.
  */
 
 export interface DeliveryRequest {

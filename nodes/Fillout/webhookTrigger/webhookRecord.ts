@@ -93,10 +93,8 @@ export function registrationFits(record: WebhookRecord, wanted: WantedRegistrati
 }
 
 /**
- * Which slot a hook or delivery belongs to. n8n runs the test webhook's checkExists and
- * create in mode 'manual' and delivers to it in mode 'manual', but removes it in mode
- * 'internal', as it removes production webhooks; there the address tells them apart
- * (n8n builds it from its test base URL only for the test webhook).
+ * Which slot a hook or delivery belongs to: mode 'manual' is the test webhook, but n8n
+ * removes both in mode 'internal', where only the test webhook's address tells it apart.
  */
 export function slotFor(mode: string, webhookUrl: string | undefined, data: IDataObject): Slot {
 	if (mode === 'manual') return 'test';
