@@ -17,6 +17,7 @@ import {
 	filloutTrigger,
 	forgetProcessMemory,
 	forgetRememberedRecords,
+	n8nLogger,
 	slots,
 	useTriggerSandbox,
 } from './helpers';
@@ -93,7 +94,7 @@ describe('the process memory', () => {
 	});
 });
 
-describe('forgetProcessMemory', () => {
+describe('what one process remembers', () => {
 	const env = useTriggerSandbox();
 	let h: Harness;
 	let instanceUrl: string;
@@ -145,5 +146,45 @@ describe('forgetProcessMemory', () => {
 		expect(Object.keys(after).filter((name) => after[name] !== 0)).toEqual([]);
 		// A restarted process has never seen the submission: it starts the workflow again.
 		expect((await trigger.receive({ query, body: delivery(formId, 's1') })).items).toHaveLength(1);
+	});
+
+	it('logs a lost record as an error again once the record was seen in between', async () => {
+		forgetProcessMemory();
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl);
+		const error = jest.spyOn(n8nLogger(), 'error');
+		const lostErrors = () =>
+			error.mock.calls.filter(([message]) => String(message).includes('lost the record')).length;
+		for (const [round, submissionId] of [
+			[1, 'a'],
+			[2, 'b'],
+		] as const) {
+			await trigger.activate(); // registers, and this process remembers the record
+			const secret = slots(trigger).production!.secret;
+			trigger.staticData = { global: { count: round } };
+			processMemory.webhookRecords.clear(); // a process without the copy; it has logged before
+			await trigger.receive({ query: { secret }, body: delivery(formId, `${submissionId}1`) });
+			await trigger.receive({ query: { secret }, body: delivery(formId, `${submissionId}2`) });
+			expect(lostErrors()).toBe(round);
+		}
+	});
+
+	it('keeps recent submissions per form: the same id for another form starts the workflow', async () => {
+		const [formA, formB] = [await freshForm(h.control), await freshForm(h.control)];
+		// One trigger node whose form changes: the same workflow, node and slot.
+		const options = { workflowId: 'workflow-form-change' };
+		const a = filloutTrigger(h, formA, instanceUrl, options);
+		const b = filloutTrigger(h, formB, instanceUrl, options);
+		await a.activate();
+		await b.activate();
+		const to = (trigger: TriggerHarness, formId: string) =>
+			trigger.receive({
+				query: { secret: slots(trigger).production!.secret },
+				body: delivery(formId, 'same-id'),
+			});
+
+		expect((await to(a, formA)).items).toHaveLength(1);
+		expect((await to(b, formB)).items).toHaveLength(1);
+		expect((await to(b, formB)).items).toHaveLength(0);
 	});
 });
