@@ -2,8 +2,8 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { listSearch } from './methods';
-import { pollSubmissions } from './polling/poll';
-import { pollingProperties } from './polling/settings';
+import { pollSubmissions } from './pollingTrigger/poll';
+import { pollingProperties } from './pollingTrigger/settings';
 import {
 	authenticationParameter,
 	filloutCredentials,
@@ -14,7 +14,7 @@ import { downloadFilesParameters } from './shared/submissionFiles';
 
 /**
  * Asks Fillout for new submissions on a schedule ("Poll Times"), for n8n instances that
- * Fillout cannot reach with a webhook. polling/pollState.ts says how each submission is
+ * Fillout cannot reach with a webhook. pollingTrigger/pollState.ts says how each submission is
  * emitted exactly once.
  */
 export class FilloutPollingTrigger implements INodeType {

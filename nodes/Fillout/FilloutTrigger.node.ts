@@ -22,17 +22,24 @@ import {
 	fileSettingsOf,
 	itemsWithFiles,
 } from './shared/submissionFiles';
+import { firstDelivery, rememberRecord } from './shared/processMemory';
+import { submissionItem } from './shared/submissionItem';
+import { readDelivery } from './webhookTrigger/delivery';
+import { authenticateDelivery } from './webhookTrigger/deliveryAuth';
 import {
-	keepCarriedRecord,
-	recordToCarry,
-	takeCarriedRecord,
-	withCarriedRecord,
-} from './trigger/carriedRecord';
-import { deliveryItem, parseDelivery } from './trigger/delivery';
-import { currentSlot, dropRecorded, recordedFits, registerWebhook } from './trigger/lifecycle';
-import { admitDelivery, keepUnrecordedRegistration, reportUnremovable } from './trigger/lostRecord';
-import { recentSubmissions, rememberRecord, slotKey } from './trigger/memory';
-import { clearLostMark } from './trigger/registration';
+	currentSlot,
+	recordedFits,
+	registerWebhook,
+	removeRecordedWebhook,
+} from './webhookTrigger/lifecycle';
+import { keepUnrecordedRegistration, reportUnremovable } from './webhookTrigger/lostRecord';
+import {
+	restoreSignedRecord,
+	signRecord,
+	takeSignedRecord,
+	withSignedRecord,
+} from './webhookTrigger/signedRecord';
+import { clearRecordLoss } from './webhookTrigger/webhookRecord';
 
 export class FilloutTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -75,12 +82,8 @@ export class FilloutTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			/**
-			 * Fillout cannot say which webhooks exist, so the slot's record decides: one
-			 * that still fits (same form, n8n address, API root and secret, as after a
-			 * restart) is kept without a request. Otherwise the recorded one is removed and
-			 * `create` registers a fresh one, so a changed form or address never leaves a
-			 * second. Without a record (another node's static data overwrote it, queue
-			 * mode), a main start keeps the registration it cannot see: see lostRecord.ts.
+			 * Keeps a recorded webhook that still fits, without a request; otherwise removes it
+			 * so `create` registers a fresh one (Fillout cannot list webhooks, see lifecycle.ts).
 			 */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const state = currentSlot(this);
@@ -89,16 +92,16 @@ export class FilloutTrigger implements INodeType {
 					rememberRecord(this, state.slot, state.record);
 					return true;
 				}
-				await dropRecorded(this);
+				await removeRecordedWebhook(this);
 				return false;
 			},
 
 			async create(this: IHookFunctions): Promise<boolean> {
 				// n8n asks checkExists first; dropping again keeps the guarantee if it did not.
-				const { data, slot } = await dropRecorded(this);
+				const { data, slot } = await removeRecordedWebhook(this);
 				const record = await registerWebhook(this, slot);
 				data[slot] = { ...record };
-				clearLostMark(data, slot);
+				clearRecordLoss(data, slot);
 				rememberRecord(this, slot, record);
 				return true;
 			},
@@ -106,46 +109,36 @@ export class FilloutTrigger implements INodeType {
 			async delete(this: IHookFunctions): Promise<boolean> {
 				const state = currentSlot(this);
 				if (state.record === undefined) reportUnremovable(this, state);
-				else await dropRecorded(this);
+				else await removeRecordedWebhook(this);
 				return true;
 			},
 		},
 	};
 
-	/**
-	 * n8n runs this first in each execution the trigger starts (a queue-mode worker
-	 * included): it passes the delivery's items on and keeps the record they carry, so a
-	 * worker that overwrites static data writes the record back (trigger/carriedRecord.ts).
-	 */
+	/** Runs first in each execution the trigger starts (on a queue-mode worker too). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const { items, carried } = takeCarriedRecord(this.getInputData());
-		if (carried !== undefined) await keepCarriedRecord(this, carried);
+		const { items, signed } = takeSignedRecord(this.getInputData());
+		if (signed !== undefined) await restoreSignedRecord(this, signed);
 		return [items];
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const res = this.getResponseObject();
-		const admission = await admitDelivery(this);
-		if (!admission.ok) {
+		const auth = await authenticateDelivery(this);
+		if (!auth.ok) {
 			res.status(401).json({ message: 'Unauthorized: missing or wrong secret' });
 			return { noWebhookResponse: true };
 		}
 
-		const request = this.getRequestObject();
-		const delivery = parseDelivery({
-			body: this.getBodyData(),
-			rawBody: (request as { rawBody?: unknown }).rawBody,
-			contentType: this.getHeaderData()['content-type'],
-		});
+		const delivery = readDelivery(this);
 		if (!delivery.ok) {
 			res.status(400).json({ message: delivery.reason });
 			return { noWebhookResponse: true };
 		}
 
 		// A second registration for this address delivers the same submission again.
-		const { slot, formId, record } = admission;
-		const seenKey = `${slotKey(this, slot)}\n${formId}\n${delivery.submission.submissionId}`;
-		if (!recentSubmissions.firstSighting(seenKey, performance.now())) {
+		const { slot, formId, record } = auth;
+		if (!firstDelivery(this, slot, formId, delivery.submission.submissionId)) {
 			res
 				.status(200)
 				.json({ message: 'Already received: this submission started the workflow once' });
@@ -155,23 +148,24 @@ export class FilloutTrigger implements INodeType {
 		const simplify = this.getNodeParameter('simplify', true) as boolean;
 		const files = fileSettingsOf((name, fallback) => this.getNodeParameter(name, fallback));
 		// The form is the one the secret was issued for, whatever the body says.
-		const item = deliveryItem(
+		const item = submissionItem(
 			delivery.submission,
 			{ formId, formName: delivery.formName ?? record?.formName ?? null },
 			simplify,
 			{},
 			files ? [FILES_KEY] : [],
 		);
-		const carried = await recordToCarry(this, slot, record);
-		const carrying = (items: INodeExecutionData[]) =>
-			carried === undefined ? items : withCarriedRecord(items, carried);
+		// The signed record rides along so that a queue-mode worker writes it back.
+		const signed = await signRecord(this, slot, record);
+		const withRecord = (items: INodeExecutionData[]) =>
+			signed === undefined ? items : withSignedRecord(items, signed);
 		// Never returnJsonArray: it lifts the keys of an object holding `json` onto the item.
-		if (!files) return { workflowData: [carrying([{ json: item }])] };
+		if (!files) return { workflowData: [withRecord([{ json: item }])] };
 		// Fillout is answered before the downloads, which may take longer than it waits.
 		res.status(200).json({ message: 'Workflow was started' });
 		const items = await itemsWithFiles(this, [delivery.submission], [item], files, {
 			onFailure: 'record',
 		});
-		return { noWebhookResponse: true, workflowData: [carrying(items)] };
+		return { noWebhookResponse: true, workflowData: [withRecord(items)] };
 	}
 }

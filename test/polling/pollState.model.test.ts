@@ -11,8 +11,8 @@ import {
 	windowQueryStart,
 	type InProgressMode,
 	type PollState,
-} from '../../nodes/Fillout/polling/pollState';
-import { takePoll, type Start } from '../../nodes/Fillout/polling/pollStep';
+} from '../../nodes/Fillout/pollingTrigger/pollState';
+import { takePoll, type Start } from '../../nodes/Fillout/pollingTrigger/pollStep';
 import { prng } from '../nodes/unit/support/listModel';
 import { caseCount } from '../support/caseCount';
 

@@ -10,13 +10,12 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import {
-	CARRIED_RECORD_KEY,
-	placeUnnoticed,
-	takeCarriedRecord,
-	withCarriedRecord,
-} from '../../nodes/Fillout/trigger/carriedRecord';
-import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
-import type { WebhookRecord } from '../../nodes/Fillout/trigger/registration';
+	SIGNED_RECORD_KEY,
+	setWithoutMarkingChange,
+	takeSignedRecord,
+	withSignedRecord,
+} from '../../nodes/Fillout/webhookTrigger/signedRecord';
+import type { WebhookRecord } from '../../nodes/Fillout/webhookTrigger/webhookRecord';
 import type { TriggerHarness } from '../harness';
 import { HarnessNodeTypes } from '../harness/nodeTypes';
 import { runAsWorker } from '../harness';
@@ -28,6 +27,7 @@ import {
 	slots,
 	useTriggerSandbox,
 	webhooksOf,
+	forgetProcessMemory,
 } from './support';
 
 const env = useTriggerSandbox();
@@ -124,26 +124,26 @@ describe('the carrier, as data', () => {
 
 	it('rides on the first item only, beside json', () => {
 		const items: INodeExecutionData[] = [{ json: { a: 1 } }, { json: { b: 2 } }];
-		const sent = withCarriedRecord(items, carried);
+		const sent = withSignedRecord(items, carried);
 
-		expect(sent[0]).toEqual({ json: { a: 1 }, [CARRIED_RECORD_KEY]: carried });
+		expect(sent[0]).toEqual({ json: { a: 1 }, [SIGNED_RECORD_KEY]: carried });
 		expect(sent[1]).toBe(items[1]);
 		expect(items[0]).toEqual({ json: { a: 1 } });
-		expect(withCarriedRecord([], carried)).toEqual([]);
+		expect(withSignedRecord([], carried)).toEqual([]);
 	});
 
 	it('is taken off every item, and handed over as it came', () => {
 		const items = [
-			{ json: { a: 1 }, [CARRIED_RECORD_KEY]: { ...carried } },
-			{ json: {}, [CARRIED_RECORD_KEY]: 'stray' as unknown as IDataObject },
+			{ json: { a: 1 }, [SIGNED_RECORD_KEY]: { ...carried } },
+			{ json: {}, [SIGNED_RECORD_KEY]: 'stray' as unknown as IDataObject },
 		];
-		expect(takeCarriedRecord(items)).toEqual({
+		expect(takeSignedRecord(items)).toEqual({
 			items: [{ json: { a: 1 } }, { json: {} }],
-			carried,
+			signed: carried,
 		});
 		const plain = [{ json: { x: 1 } }];
-		expect(takeCarriedRecord(plain)).toEqual({ items: plain });
-		expect(takeCarriedRecord(plain).items[0]).toBe(plain[0]);
+		expect(takeSignedRecord(plain)).toEqual({ items: plain });
+		expect(takeSignedRecord(plain).items[0]).toBe(plain[0]);
 	});
 
 	it('placed unnoticed, it is saved only with a change that something else makes', () => {
@@ -155,7 +155,7 @@ describe('the carrier, as data', () => {
 			staticData: {},
 		});
 		const nodeData = workflow.getStaticData('node', { name: NODE_NAME } as never);
-		placeUnnoticed(nodeData, 'production', { ...record } as unknown as IDataObject);
+		setWithoutMarkingChange(nodeData, 'production', { ...record } as unknown as IDataObject);
 		expect(workflow.staticData.__dataChanged).toBe(false);
 
 		workflow.getStaticData('global').count = 1;
@@ -189,7 +189,7 @@ describe('a worker that saves static data saves the record with it', () => {
 	it('the delivery carries the record without its secret; the trigger outputs the submission alone', async () => {
 		const { trigger, production, delivery } = await publishedAndDelivered('c1');
 
-		expect(delivery.items[0][CARRIED_RECORD_KEY]).toEqual(
+		expect(delivery.items[0][SIGNED_RECORD_KEY]).toEqual(
 			expectedCarried(production, `workflow-${production.formId}`, h.sandbox.demo.apiKey),
 		);
 		expect(JSON.stringify(delivery.items)).not.toContain(production.secret);
@@ -229,7 +229,7 @@ describe('a worker that saves static data saves the record with it', () => {
 			{ mode: 'manual' },
 		);
 		expect(testDelivery.items).toHaveLength(1);
-		expect(testDelivery.items[0][CARRIED_RECORD_KEY]).toBeUndefined();
+		expect(testDelivery.items[0][SIGNED_RECORD_KEY]).toBeUndefined();
 
 		// A registration made before secrets were derived: its record holds a random one.
 		const legacy = { ...slots(trigger).production!, secret: 'L'.repeat(43) };
@@ -239,7 +239,7 @@ describe('a worker that saves static data saves the record with it', () => {
 			body: body(formId, 't2'),
 		});
 		expect(old.items).toHaveLength(1);
-		expect(old.items[0][CARRIED_RECORD_KEY]).toBeUndefined();
+		expect(old.items[0][SIGNED_RECORD_KEY]).toBeUndefined();
 		const run = await runAsWorker(trigger, old.items, { counts: true });
 		expect(run.saved?.global).toEqual({ count: 1 });
 		expect(slots(run.saved!).production).toBeUndefined();
@@ -282,11 +282,11 @@ describe('only a record signed with the credential, for this node and its form, 
 	/** A genuine delivery's items, and a way to run them with the carried record changed. */
 	async function genuine(submissionId: string) {
 		const { trigger, production, delivery } = await publishedAndDelivered(submissionId);
-		const carried = delivery.items[0][CARRIED_RECORD_KEY] as IDataObject;
+		const carried = delivery.items[0][SIGNED_RECORD_KEY] as IDataObject;
 		const runWith = async (changed: unknown, on: TriggerHarness = trigger) =>
 			await runAsWorker(
 				on,
-				[{ json: delivery.items[0].json, [CARRIED_RECORD_KEY]: changed as IDataObject }],
+				[{ json: delivery.items[0].json, [SIGNED_RECORD_KEY]: changed as IDataObject }],
 				{
 					counts: true,
 				},
@@ -331,7 +331,7 @@ describe('only a record signed with the credential, for this node and its form, 
 			workflowId: 'another-workflow',
 		});
 
-		const run = await runAsWorker(other, [{ json: {}, [CARRIED_RECORD_KEY]: carried }], {
+		const run = await runAsWorker(other, [{ json: {}, [SIGNED_RECORD_KEY]: carried }], {
 			counts: true,
 		});
 
@@ -347,7 +347,7 @@ describe('only a record signed with the credential, for this node and its form, 
 			staticData: trigger.staticData,
 		});
 
-		const run = await runAsWorker(moved, [{ json: {}, [CARRIED_RECORD_KEY]: carried }], {
+		const run = await runAsWorker(moved, [{ json: {}, [SIGNED_RECORD_KEY]: carried }], {
 			counts: true,
 		});
 

@@ -1,9 +1,6 @@
 import type { Submission } from '../../nodes/Fillout/helpers/interfaces';
-import {
-	deliveryItem,
-	parseDelivery,
-	readableSubmission,
-} from '../../nodes/Fillout/trigger/delivery';
+import { readableSubmission, submissionItem } from '../../nodes/Fillout/shared/submissionItem';
+import { parseDelivery } from '../../nodes/Fillout/webhookTrigger/delivery';
 
 const submission: Submission = {
 	submissionId: 'sub-1',
@@ -203,11 +200,11 @@ describe('parseDelivery', () => {
 	});
 });
 
-describe('deliveryItem', () => {
+describe('submissionItem', () => {
 	const form = { formId: 'form-1', formName: 'Feedback' };
 
 	it('simplifies: known answers by question name, unknown types left out, form id and name added', () => {
-		const item = deliveryItem(submission, form, true);
+		const item = submissionItem(submission, form, true);
 		expect(item).toEqual({
 			submissionId: 'sub-1',
 			submissionTime: '2024-05-01T10:00:00.000Z',
@@ -225,7 +222,7 @@ describe('deliveryItem', () => {
 	});
 
 	it('keeps everything in the raw view, unknown types and fields included', () => {
-		const item = deliveryItem(submission, { formId: 'form-1', formName: null }, false);
+		const item = submissionItem(submission, { formId: 'form-1', formName: null }, false);
 		expect(item).toEqual({ formId: 'form-1', formName: null, ...submission });
 		expect((item.questions as unknown[])[2]).toEqual(submission.questions?.[2]);
 		expect(item.futureField).toEqual({ anything: true });
@@ -233,7 +230,7 @@ describe('deliveryItem', () => {
 
 	it('Simplify off: keys in the submission never replace the form id and name the trigger adds', () => {
 		const forged = { ...submission, formId: 'another-form', formName: 'Forged', status: 'x' };
-		const item = deliveryItem(forged, form, false, { status: 'finished' });
+		const item = submissionItem(forged, form, false, { status: 'finished' });
 		expect(item).toMatchObject({ formId: 'form-1', formName: 'Feedback', status: 'finished' });
 		expect(Object.keys(item).slice(0, 3)).toEqual(['formId', 'formName', 'status']);
 	});
@@ -256,7 +253,7 @@ describe('deliveryItem', () => {
 			quiz: 'high',
 			login: 3,
 		} as unknown as Submission;
-		const item = deliveryItem(junk, form, true);
+		const item = submissionItem(junk, form, true);
 		expect(item).toEqual({
 			submissionId: 'sub-2',
 			submissionTime: '2024-05-01T10:00:00.000Z',
@@ -265,7 +262,7 @@ describe('deliveryItem', () => {
 			formId: 'form-1',
 			formName: 'Feedback',
 		});
-		expect(deliveryItem(junk, form, false)).toEqual({ ...form, ...junk });
+		expect(submissionItem(junk, form, false)).toEqual({ ...form, ...junk });
 	});
 });
 

@@ -8,13 +8,12 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { CARRIED_RECORD_KEY } from '../../nodes/Fillout/trigger/carriedRecord';
-import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
+import { SIGNED_RECORD_KEY } from '../../nodes/Fillout/webhookTrigger/signedRecord';
 import { runAsWorker, type TriggerHarness } from '../harness';
 import { freshForm, startHarness, type Harness, type Json } from '../sandbox/support';
 import { http } from '../support/http';
 import { startEndpoint, type Endpoint } from './support/endpoint';
-import { filloutTrigger, n8nLogger, slots, webhooksOf } from './support';
+import { filloutTrigger, n8nLogger, slots, webhooksOf, forgetProcessMemory } from './support';
 
 let h: Harness;
 let endpoint: Endpoint;
@@ -35,7 +34,7 @@ beforeEach(() => {
 afterEach(() => jest.restoreAllMocks());
 
 /** Question names that are item-level keys to n8n, or special to JavaScript objects. */
-const HOSTILE_NAMES = ['json', 'binary', 'pairedItem', '__proto__', CARRIED_RECORD_KEY];
+const HOSTILE_NAMES = ['json', 'binary', 'pairedItem', '__proto__', SIGNED_RECORD_KEY];
 const HOSTILE_QUESTIONS = HOSTILE_NAMES.map((name) => ({ name, type: 'ShortAnswer' }));
 /** Answers by question name; built from entries so that `__proto__` is a key. */
 const HOSTILE_ANSWERS = Object.fromEntries(HOSTILE_NAMES.map((name) => [name, `typed ${name}`]));
@@ -66,8 +65,8 @@ describe('a form whose questions are named json, binary, pairedItem, __proto__ a
 
 		expect(outcome.deliveries).toEqual([expect.objectContaining({ statusCode: 200 })]);
 		const [item] = endpoint.received[0].items;
-		expect(itemKeys(item)).toEqual([CARRIED_RECORD_KEY, 'json']);
-		expect((item[CARRIED_RECORD_KEY] as Json).webhookId).toBe(webhookId);
+		expect(itemKeys(item)).toEqual([SIGNED_RECORD_KEY, 'json']);
+		expect((item[SIGNED_RECORD_KEY] as Json).webhookId).toBe(webhookId);
 		expect(Object.getPrototypeOf(item.json)).toBe(Object.prototype);
 		expect(item.json).toMatchObject({
 			json: 'typed json',
@@ -75,7 +74,7 @@ describe('a form whose questions are named json, binary, pairedItem, __proto__ a
 			pairedItem: 'typed pairedItem',
 			// Setting `__proto__` would replace the object's prototype: the answer gets another key.
 			'__proto__ (2)': 'typed __proto__',
-			[CARRIED_RECORD_KEY]: `typed ${CARRIED_RECORD_KEY}`,
+			[SIGNED_RECORD_KEY]: `typed ${SIGNED_RECORD_KEY}`,
 			submissionId: outcome.submission.submissionId,
 			formId,
 		});
@@ -93,7 +92,7 @@ describe('a form whose questions are named json, binary, pairedItem, __proto__ a
 		const outcome = await respond(formId, HOSTILE_ANSWERS);
 
 		const [item] = endpoint.received[0].items;
-		expect(itemKeys(item)).toEqual([CARRIED_RECORD_KEY, 'json']);
+		expect(itemKeys(item)).toEqual([SIGNED_RECORD_KEY, 'json']);
 		const questions = (item.json.questions as Json[]).map((q) => [q.name, q.value]);
 		expect(questions).toEqual(HOSTILE_NAMES.map((name) => [name, `typed ${name}`]));
 		expect(item.json.submissionId).toBe(outcome.submission.submissionId);
@@ -109,7 +108,7 @@ function plantedSubmission(submissionId: string, planted: Json) {
 		json: { planted: true },
 		binary: { data: { data: 'AAAA', mimeType: 'text/plain' } },
 		pairedItem: { item: 7 },
-		[CARRIED_RECORD_KEY]: planted,
+		[SIGNED_RECORD_KEY]: planted,
 		formId: 'another-form',
 	};
 }
@@ -129,8 +128,8 @@ describe('a body sent by hand to the address, with its secret', () => {
 
 		expect(res.status).toBe(200);
 		const [item] = endpoint.received[0].items;
-		expect(itemKeys(item)).toEqual([CARRIED_RECORD_KEY, 'json']);
-		expect((item[CARRIED_RECORD_KEY] as Json).webhookId).toBe(production.webhookId);
+		expect(itemKeys(item)).toEqual([SIGNED_RECORD_KEY, 'json']);
+		expect((item[SIGNED_RECORD_KEY] as Json).webhookId).toBe(production.webhookId);
 		expect(item.json).toMatchObject({
 			json: { planted: true },
 			binary: { data: { data: 'AAAA', mimeType: 'text/plain' } },
@@ -179,7 +178,7 @@ describe('a body sent by hand to the address, with its secret', () => {
 		// Even set beside json by some other path, the forged record is refused.
 		const planted = await runAsWorker(
 			trigger,
-			[{ json: {}, [CARRIED_RECORD_KEY]: { ...forged, signature } }],
+			[{ json: {}, [SIGNED_RECORD_KEY]: { ...forged, signature } }],
 			{ counts: true },
 		);
 		expect(planted.saved).toEqual({ global: { count: 1 } });

@@ -1,4 +1,4 @@
-import { isFilloutCloud, unreachableReason } from '../../nodes/Fillout/trigger/reachability';
+import { isFilloutCloud, unreachableReason } from '../../nodes/Fillout/webhookTrigger/reachability';
 
 describe('isFilloutCloud', () => {
 	it.each([

@@ -5,12 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 
-import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
 import { fileOriginFor } from '../../sandbox/files';
 import type { TriggerHarness } from '../harness';
 import { apiClient, freshForm, startHarness, type Harness, type Json } from '../sandbox/support';
 import { startEndpoint, type Endpoint } from './support/endpoint';
-import { filloutTrigger, secretIn, slots, webhooksOf } from './support';
+import { filloutTrigger, secretIn, slots, webhooksOf, forgetProcessMemory } from './support';
 
 /** The tests' own API calls use a second key of the account, with its own rate window. */
 const READER_KEY = 'sk_prod_trigger_test_reader';

@@ -1,9 +1,14 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import {
+	clearRecordLoss,
 	createdWebhookId,
+	noteRecordLoss,
 	readRecord,
+	recordLossOf,
 	registrationFits,
 	slotFor,
-} from '../../nodes/Fillout/trigger/registration';
+} from '../../nodes/Fillout/webhookTrigger/webhookRecord';
 
 const record = {
 	webhookId: 12,
@@ -104,5 +109,35 @@ describe('registrationFits', () => {
 				{ ...wanted, url: undefined },
 			),
 		).toBe(false);
+	});
+});
+
+describe('the record loss note', () => {
+	it('keeps the first detection of a slot, beside the other slot’s', () => {
+		const data = { production: record };
+		noteRecordLoss(data, 'production', 'delivery');
+		const first = recordLossOf(data, 'production');
+		noteRecordLoss(data, 'production', 'restart');
+		noteRecordLoss(data, 'test', 'deactivation');
+
+		expect(first).toEqual({ detectedAt: expect.any(String), detectedBy: 'delivery' });
+		expect(data).toEqual({
+			production: record,
+			lost: {
+				production: first,
+				test: { detectedAt: expect.any(String), detectedBy: 'deactivation' },
+			},
+		});
+	});
+
+	it('is cleared per slot, and gone with the last one', () => {
+		const data: IDataObject = { production: record };
+		noteRecordLoss(data, 'production', 'delivery');
+		noteRecordLoss(data, 'test', 'delivery');
+		clearRecordLoss(data, 'test');
+		expect(recordLossOf(data, 'test')).toBeUndefined();
+		expect(recordLossOf(data, 'production')?.detectedBy).toBe('delivery');
+		clearRecordLoss(data, 'production');
+		expect(data).toEqual({ production: record });
 	});
 });

@@ -1,5 +1,5 @@
 import type { ServiceFailure } from '../../nodes/Fillout/helpers/failures';
-import { classifyRemovalFailure } from '../../nodes/Fillout/trigger/removalFailure';
+import { classifyRemovalFailure } from '../../nodes/Fillout/webhookTrigger/removal';
 
 const answer = (statusCode: number, message = 'Something went wrong'): ServiceFailure => ({
 	statusCode,

@@ -6,7 +6,7 @@ import {
 	derivedSecret,
 	newSecret,
 	secretsMatch,
-} from '../../nodes/Fillout/trigger/secret';
+} from '../../nodes/Fillout/webhookTrigger/secret';
 
 describe('newSecret', () => {
 	it('is 43 url-safe characters (32 random bytes) and different every time', () => {

@@ -91,7 +91,7 @@ function calls(node: ts.Node, callee: string): number {
 }
 
 it('secretsMatch compares through timingSafeEqual', () => {
-	const file = parse(join(ROOT, 'nodes/Fillout/trigger/secret.ts'));
+	const file = parse(join(ROOT, 'nodes/Fillout/webhookTrigger/secret.ts'));
 	const secretsMatch = functionNamed(file, 'secretsMatch');
 	expect(secretsMatch).toBeDefined();
 	expect(calls(secretsMatch!, 'timingSafeEqual')).toBe(1);

@@ -7,8 +7,7 @@
  * `forgetProcessMemory()`. Everything against the sandbox, through n8n-core's real hook
  * and webhook contexts.
  */
-import { derivedSecret } from '../../nodes/Fillout/trigger/secret';
-import { forgetProcessMemory, forgetRememberedRecords } from '../../nodes/Fillout/trigger/memory';
+import { derivedSecret } from '../../nodes/Fillout/webhookTrigger/secret';
 import type { TriggerHarness } from '../harness';
 import { apiClient, freshForm, type Harness } from '../sandbox/support';
 import {
@@ -20,6 +19,8 @@ import {
 	slots,
 	webhooksOf,
 	useTriggerSandbox,
+	forgetProcessMemory,
+	forgetRememberedRecords,
 } from './support';
 
 const OTHER_KEY = 'sk_prod_static_data_rotated_key';

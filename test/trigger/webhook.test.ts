@@ -6,8 +6,7 @@
 import type { Submission } from '../../nodes/Fillout/helpers/interfaces';
 import { closedPortUrl, type TriggerHarness, type WebhookRequestInit } from '../harness';
 import { freshForm, startHarness, type Harness, type Json } from '../sandbox/support';
-import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
-import { filloutTrigger, slots } from './support';
+import { filloutTrigger, slots, forgetProcessMemory } from './support';
 
 let h: Harness;
 let instanceUrl: string;

@@ -4,10 +4,15 @@
  * the credential is read once per process and kept. Reads are counted at the harness's
  * credentials helper (n8n-core's getCredentials decrypts through `getDecrypted`).
  */
-import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
 import type { TriggerHarness } from '../harness';
 import { freshForm, type Harness } from '../sandbox/support';
-import { filloutTrigger, n8nLogger, slots, useTriggerSandbox } from './support';
+import {
+	filloutTrigger,
+	n8nLogger,
+	slots,
+	useTriggerSandbox,
+	forgetProcessMemory,
+} from './support';
 
 const env = useTriggerSandbox();
 let h: Harness;

@@ -4,7 +4,7 @@
  * counts in `$getWorkflowStaticData('global')`. A worker starts each execution with
  * empty static data and, because the Code node writes some, saves what it holds over
  * the workflow's whole static data. The trigger's record rides with each execution, so
- * that save holds it too (nodes/Fillout/trigger/carriedRecord.ts). Through deliveries, a
+ * that save holds it too (nodes/Fillout/webhookTrigger/signedRecord.ts). Through deliveries, a
  * main restart, a webhook-processor restart and an unpublish: each submission gives
  * exactly one execution, Fillout holds exactly one live registration while the workflow
  * is published, and unpublishing removes it at Fillout.

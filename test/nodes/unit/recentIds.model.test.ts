@@ -1,4 +1,4 @@
-import { RecentIds } from '../../../nodes/Fillout/helpers/recentIds';
+import { RecentIds } from '../../../nodes/Fillout/shared/recentIds';
 import { prng } from './support/listModel';
 
 /**

@@ -3,7 +3,8 @@ import { HookContext } from 'n8n-core';
 import type { IDataObject, IHookFunctions, INodeParameters } from 'n8n-workflow';
 
 import { FilloutTrigger } from '../../../nodes/Fillout/FilloutTrigger.node';
-import type { WebhookRecord } from '../../../nodes/Fillout/trigger/registration';
+import { processMemory } from '../../../nodes/Fillout/shared/processMemory';
+import type { WebhookRecord } from '../../../nodes/Fillout/webhookTrigger/webhookRecord';
 import {
 	closedPortUrl,
 	createTriggerHarness,
@@ -102,4 +103,18 @@ export function n8nLogger(): IHookFunctions['logger'] {
 	const getter = proto === null ? undefined : Object.getOwnPropertyDescriptor(proto, 'logger')?.get;
 	if (getter === undefined) throw new Error('n8n-core contexts no longer have a logger getter');
 	return getter.call({}) as IHookFunctions['logger'];
+}
+
+/**
+ * An n8n process restart, as far as both triggers go: every cache in their one
+ * process-memory module emptied (the nodes ship no reset of their own).
+ */
+export function forgetProcessMemory(): void {
+	for (const cache of Object.values(processMemory)) cache.clear();
+}
+
+/** A process that never saw the webhook records (nor logged their loss); the rest stays. */
+export function forgetRememberedRecords(): void {
+	processMemory.webhookRecords.clear();
+	processMemory.lostRecordsLogged.clear();
 }

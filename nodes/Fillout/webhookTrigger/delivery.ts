@@ -1,13 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IWebhookFunctions } from 'n8n-workflow';
 
 import type { Submission } from '../helpers/interfaces';
-import { questionKeyMap, RESERVED_KEYS, simplifySubmission } from '../helpers/simplify';
+import { isPlainObject } from '../shared/submissionItem';
 
 /**
- * What Fillout POSTs to the trigger's address: the live service wraps the submission as
- * `{formId, formName, submission}`, the documented interface sends the bare Submission.
- * n8n usually hands the node an already-parsed object; other content types arrive as a
- * string or only as the raw bytes.
+ * What Fillout POSTs to the trigger's address: `{formId, formName, submission}` from the
+ * live service, the bare Submission as documented; parsed by n8n, or as text or raw bytes.
  */
 
 export interface DeliveryRequest {
@@ -28,15 +26,6 @@ export type ParsedDelivery =
 			formName?: string;
 	  }
 	| { ok: false; reason: string };
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return (
-		typeof value === 'object' &&
-		value !== null &&
-		!Array.isArray(value) &&
-		!(value instanceof Uint8Array)
-	);
-}
 
 function isJsonContentType(contentType: unknown): boolean {
 	if (contentType === undefined || contentType === null || contentType === '') return true;
@@ -70,10 +59,9 @@ function isSubmission(value: unknown): value is Submission {
 }
 
 /**
- * The body as a JSON value, whatever the Content-Type says (Fillout does not document
- * the one it sends): n8n's parsed object when n8n parsed JSON, otherwise the raw bytes,
- * or the text n8n made of them, parsed once. What n8n parsed from another type (form
- * fields, XML) is never taken for the delivery.
+ * The body as JSON whatever the Content-Type says (Fillout does not document it): what n8n
+ * parsed as JSON, else the raw bytes or n8n's text of them; never what n8n parsed from
+ * another type (form fields, XML).
  */
 function bodyValue(
 	request: DeliveryRequest,
@@ -118,58 +106,11 @@ export function parseDelivery(request: DeliveryRequest): ParsedDelivery {
 	};
 }
 
-const LISTS = ['questions', 'calculations', 'urlParameters', 'scheduling', 'payments'] as const;
-
-/**
- * A copy the simplifier can read whatever the service sent: list entries that are not
- * objects with an id are left out, and lists or objects of the wrong type are dropped.
- */
-export function readableSubmission(submission: Submission): Submission {
-	const copy: Submission = { ...submission };
-	for (const name of LISTS) {
-		const list: unknown = submission[name];
-		if (list === undefined) continue;
-		if (!Array.isArray(list)) {
-			delete copy[name];
-			continue;
-		}
-		copy[name] = list.filter(
-			(entry): entry is NonNullable<Submission['questions']>[number] =>
-				isPlainObject(entry) && (typeof entry.id === 'string' || typeof entry.id === 'number'),
-		);
-	}
-	if (submission.quiz !== undefined && !isPlainObject(submission.quiz)) delete copy.quiz;
-	if (submission.login !== undefined && !isPlainObject(submission.login)) delete copy.login;
-	return copy;
-}
-
-/** Keys the trigger adds to each item; question names never take them. */
-export const FORM_KEYS = ['formId', 'formName'] as const;
-
-export interface FormFacts {
-	formId: string;
-	/** Null when neither the delivery nor the activation told it. */
-	formName: string | null;
-}
-
-/**
- * The item a delivery starts the workflow with: the simplified submission (unknown
- * question types left out) or the submission as sent, plus the form's id and name and
- * any `extra` fields (the polling trigger's `status`). `reserved` names further keys the
- * caller adds later (the file list); question names never take any of those keys.
- */
-export function deliveryItem(
-	submission: Submission,
-	form: FormFacts,
-	simplify: boolean,
-	extra: IDataObject = {},
-	reserved: readonly string[] = [],
-): IDataObject {
-	const added = { formId: form.formId, formName: form.formName, ...extra };
-	// First for the order, last so that keys of the submission never replace them.
-	if (!simplify) return { ...added, ...submission, ...added };
-	const readable = readableSubmission(submission);
-	const taken = [...RESERVED_KEYS, ...FORM_KEYS, ...Object.keys(extra), ...reserved];
-	const keys = questionKeyMap(readable.questions ?? [], taken);
-	return { ...simplifySubmission(readable, keys), ...added };
+/** The delivery n8n received: what it parsed, the raw bytes it kept, and the Content-Type. */
+export function readDelivery(ctx: IWebhookFunctions): ParsedDelivery {
+	return parseDelivery({
+		body: ctx.getBodyData(),
+		rawBody: (ctx.getRequestObject() as { rawBody?: unknown }).rawBody,
+		contentType: ctx.getHeaderData()['content-type'],
+	});
 }

@@ -1,12 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Fillout signs nothing, so the address the trigger registers carries a secret that
- * every delivery must present. The secret is derived (HMAC-SHA256) from the credential's
- * own secret and the trigger's identity, so any n8n process can verify a delivery even
- * when the workflow's static data lost the record of the registration (in queue mode a
- * worker may save another node's static data over it). Only when the credential has no
- * stable secret does the trigger fall back to a random one kept in the record alone.
+ * Fillout signs nothing, so the registered address carries a secret every delivery must
+ * present, derived from the credential so that any n8n process can verify a delivery
+ * without static data (docs/trigger-static-data.md).
  */
 
 /** The query parameter that carries the secret. */
@@ -27,23 +24,16 @@ export interface SecretScope {
 }
 
 /**
- * The secret for one trigger: HMAC-SHA256 keyed with the credential's secret material
- * (the API key, or the OAuth2 client secret) over a versioned label and the scope, as
- * base64url (43 characters). The same inputs give the same secret in every process;
- * without the key, nobody can compute it, and it does not reveal the key. The form is
- * part of the scope, so a registration left on a form the trigger no longer watches is
- * refused.
+ * The secret for one trigger: HMAC-SHA256 keyed with the credential's secret over a
+ * versioned label and the scope (the form included), as base64url (43 characters).
  */
 export function derivedSecret(material: string, scope: SecretScope): string {
 	return scopedHmac(material, 'trigger-secret/v1', scope);
 }
 
-/**
- * The key that signs the record a delivery carries to the execution (carriedRecord.ts):
- * derived like the secret but under another label, so knowing the webhook address (and
- * its secret) does not give it.
- */
+/** The key that signs the record on a delivery's first item (signedRecord.ts); not the secret. */
 export function derivedRecordKey(material: string, scope: SecretScope): string {
+	// Labels keep their first names: another would change every secret and signature.
 	return scopedHmac(material, 'carried-record-key/v1', scope);
 }
 

@@ -1,23 +1,8 @@
 /**
- * The polling trigger's cursor, as pure functions (no I/O, no clock).
- *
- * A submission is keyed by (`submissionTime`, `submissionId`). Fillout can list a
- * submission later than its `submissionTime` (and several share one millisecond), so a
- * bare "newest time seen" would lose or repeat some. The cursor instead keeps a window:
- *
- *   Every finished submission with a time before `windowStartMs` counts as handled;
- *   within the window, exactly the ids in `seen` have been handled.
- *
- * Each poll lists the window (a submission time at or after `windowStartMs`), emits what
- * `seen` lacks, and moves the window up to `overlapMs` behind the newest time handled.
- * A submission listed later than that behind its own time is the one case not caught,
- * which is why the overlap is an option. `seen` is bounded: past `MAX_SEEN` the window
- * closes in from below, never dropping an id whose time stays inside it.
- *
- * A poll handles only submissions dated at or before its present (Fillout's clock, see
- * `servicePresentMs`): one dated later is left for the poll whose present reaches it. So
- * the newest time handled, and with it the window, never passes the present, and one
- * future-dated submission cannot hide those made before its date.
+ * The polling trigger's cursor, as pure functions (no I/O, no clock). Invariant: every
+ * finished submission dated before `windowStartMs` counts as handled, and within the window
+ * exactly the ids in `seen`; a poll handles only what is dated at or before its present.
+ * docs/polling-trigger.md, "The cursor", says why and what it cannot catch.
  */
 import type { Submission } from '../helpers/interfaces';
 
@@ -67,10 +52,8 @@ export function readPollState(value: unknown, formId: string): PollState | undef
 }
 
 /**
- * The poll's present. Fillout stamps submissions with its own clock, and tells it in the
- * `date` header of its answers (whole seconds): n8n's clock counts when it is within the
- * second the earliest header of the poll names, that second's start when it is not (n8n's
- * clock is off), and alone when there is no header.
+ * The poll's present on Fillout's clock (which stamps the submissions): n8n's within the
+ * second the earliest `date` header names, else that second's start; n8n's without a header.
  */
 export function servicePresentMs(dateHeaderMs: number | undefined, n8nNowMs: number): number {
 	if (dateHeaderMs === undefined || !Number.isFinite(dateHeaderMs)) return n8nNowMs;
@@ -180,12 +163,9 @@ export interface InProgressResult {
 }
 
 /**
- * In-progress submissions not emitted yet (or updated since, in 'onUpdate' mode), from a
- * listing of the newest `WATCHED_IN_PROGRESS`. When the listing is full, those dated before
- * its oldest are no longer watched (`sinceMs` only moves up): one that comes back into the
- * listing because newer ones finished is not emitted again, nor a stale one from before.
- * Ids not in the listing (finished, deleted, pushed out) are forgotten, so `handled` holds
- * at most `WATCHED_IN_PROGRESS`.
+ * In-progress submissions not emitted yet (or updated since, in 'onUpdate' mode). When the
+ * listing is full, those dated before its oldest are no longer watched (`sinceMs` only moves
+ * up), so none comes back; ids not listed are forgotten (`handled` stays bounded).
  */
 export function takeInProgress(
 	handled: Record<string, string>,

@@ -5,20 +5,19 @@ import { describeFailure } from '../helpers/failures';
 import type { FormMetadata } from '../helpers/interfaces';
 import { filloutError } from '../shared/nodeErrors';
 import { formIdForTrigger } from '../shared/parameters';
+import { forgetRecord } from '../shared/processMemory';
 import { filloutRequest, resolveApiRoot, sendFilloutRequest } from '../transport';
+import { cacheDerivedKeys, expectedSecret, readDerivedKeys } from './derivedKeys';
+import { restoreLostRecords } from './lostRecord';
 import { isFilloutCloud, unreachableReason } from './reachability';
-import type { Slot, WebhookRecord } from './registration';
-import { createdWebhookId, readRecord, registrationFits, slotFor } from './registration';
-import { forgetRecord, restoreLostRecords } from './memory';
-import { derivedKeys, expectedSecret, rememberKeys } from './secretMaterial';
 import { removeWebhook } from './removal';
 import { addressWithSecret, newSecret, secretsMatch } from './secret';
+import type { Slot, WebhookRecord } from './webhookRecord';
+import { createdWebhookId, readRecord, registrationFits, slotFor } from './webhookRecord';
 
 /**
- * The trigger's webhook lifecycle on top of the shared transport. Fillout cannot list
- * webhooks, so the slot's record (backed by this process's copy, see memory.ts) is the
- * only knowledge of what is registered: activation keeps a recorded webhook that still
- * fits, and otherwise removes it and registers a fresh one: exactly one live webhook per
+ * The webhook's lifecycle (n8n's checkExists, create, delete). Fillout cannot list
+ * webhooks, so the slot's record is all the trigger knows: exactly one live webhook per
  * active trigger. lostRecord.ts decides what happens when the record is gone.
  */
 
@@ -38,12 +37,8 @@ export function currentSlot(ctx: IHookFunctions): SlotState {
 }
 
 /**
- * Whether the slot's webhook fits the node as it is now (form, n8n address, API root,
- * and the secret derived from the credential). Asks Fillout nothing, so a restart
- * neither depends on Fillout nor changes a good registration. A registration whose
- * secret is not the derived one (made by an earlier version of this node, or before the
- * API key or client secret changed) does not fit: replacing it is what lets deliveries
- * be verified without static data.
+ * Whether the slot's webhook fits the node as it is now (form, n8n address, API root, and
+ * the derived secret), asking Fillout nothing, so a restart does not depend on Fillout.
  */
 export async function recordedFits(ctx: IHookFunctions, state: SlotState): Promise<boolean> {
 	const { record, slot } = state;
@@ -68,7 +63,7 @@ export async function recordedFits(ctx: IHookFunctions, state: SlotState): Promi
  * Removes the webhook this slot recorded (if Fillout still has it) and empties the slot.
  * A failure that may pass throws before the slot is emptied, so the next activation retries.
  */
-export async function dropRecorded(ctx: IHookFunctions): Promise<SlotState> {
+export async function removeRecordedWebhook(ctx: IHookFunctions): Promise<SlotState> {
 	const state = currentSlot(ctx);
 	if (state.record !== undefined) await removeWebhook(ctx, state.record);
 	delete state.data[state.slot];
@@ -106,18 +101,16 @@ async function formNameOf(ctx: IHookFunctions, formId: string): Promise<string |
 	}
 	ctx.logger.warn(
 		`Fillout Trigger: could not read the name of form ${formId}: ${described.message}`,
-		{
-			formId,
-		},
+		{ formId },
 	);
 	return undefined;
 }
 
 /** The derived secret for the slot, or a random one (kept only in static data) with a warning. */
 async function secretToRegister(ctx: IHookFunctions, slot: Slot, formId: string): Promise<string> {
-	const derived = await derivedKeys(ctx, slot, formId);
+	const derived = await readDerivedKeys(ctx, slot, formId);
 	if (derived !== undefined) {
-		rememberKeys(ctx, slot, formId, derived);
+		cacheDerivedKeys(ctx, slot, formId, derived);
 		return derived.secret;
 	}
 	ctx.logger.warn(

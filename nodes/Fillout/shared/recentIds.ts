@@ -1,8 +1,6 @@
 /**
- * A bounded memory of ids seen recently, to drop a second delivery of the same
- * submission (two registrations for one address, or a service retry). It forgets an id
- * after `ttlMs`, and forgets the oldest ids first once it holds `capacity` of them, so
- * its memory stays bounded however many deliveries arrive.
+ * Ids seen recently, to drop a second delivery of the same submission (two registrations
+ * for one address, or a retry): each kept for `ttlMs`, at most `capacity`, oldest out first.
  */
 export interface RecentIdsLimits {
 	/** The most ids remembered at once. */

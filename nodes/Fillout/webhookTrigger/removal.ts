@@ -1,17 +1,32 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import type { ServiceFailure } from '../helpers/failures';
-import { serviceMessage } from '../helpers/failures';
+import { describeFailure, serviceMessage } from '../helpers/failures';
 import { filloutError } from '../shared/nodeErrors';
 import { resolveApiRoot, sendFilloutRequest } from '../transport';
-import type { WebhookRecord } from './registration';
-import { classifyRemovalFailure } from './removalFailure';
+import type { WebhookRecord } from './webhookRecord';
 
 /**
- * Removes a recorded webhook, or says why it is forgotten instead. A webhook Fillout
- * will not remove (gone, another account's) must never block activation; a failure
- * that may pass (network, 5xx, 429) or refused credentials throw, and the caller keeps
- * the record so that the next activation or deactivation tries again.
+ * What a failed `/webhook/delete` means (Fillout cannot list webhooks, so only the answer
+ * tells): `retry` (no answer, 408, 429, 5xx): keep the record and fail, to try again;
+ * `credentials` (a refusal naming them): a check of the credentials tells whether it is
+ * about them or about another account's webhook; `forget` (any other 4xx): Fillout will
+ * never remove this id, and keeping it would fail every later activation.
+ */
+export type RemovalFailure = 'retry' | 'credentials' | 'forget';
+
+export function classifyRemovalFailure(failure: ServiceFailure): RemovalFailure {
+	const { statusCode } = failure;
+	if (statusCode === undefined || statusCode === 408 || statusCode === 429 || statusCode >= 500) {
+		return 'retry';
+	}
+	if (describeFailure(failure).kind === 'credentials') return 'credentials';
+	return statusCode >= 400 ? 'forget' : 'retry';
+}
+
+/**
+ * Removes a recorded webhook, or warns that it is forgotten (gone, another account's);
+ * throws on a failure that may pass, so the caller keeps the record and tries again.
  */
 export async function removeWebhook(ctx: IHookFunctions, record: WebhookRecord): Promise<void> {
 	const apiRoot = await resolveApiRoot(ctx);
@@ -38,8 +53,8 @@ export async function removeWebhook(ctx: IHookFunctions, record: WebhookRecord):
 		});
 		return;
 	}
-	const verdict = classifyRemovalFailure(outcome.failure);
-	if (verdict === 'forget' || (verdict === 'credentials' && (await credentialsWork(ctx)))) {
+	const kind = classifyRemovalFailure(outcome.failure);
+	if (kind === 'forget' || (kind === 'credentials' && (await credentialsWork(ctx)))) {
 		warnForgotten(ctx, record, outcome.failure);
 		return;
 	}

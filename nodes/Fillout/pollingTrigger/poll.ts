@@ -9,10 +9,10 @@ import {
 	itemsWithFiles,
 	type FileFailureMode,
 } from '../shared/submissionFiles';
+import { firstWarning, recallPollState, rememberPollState } from '../shared/processMemory';
+import { submissionItem } from '../shared/submissionItem';
 import { getFormMetadata } from '../transport';
-import { deliveryItem } from '../trigger/delivery';
 import { deadlineOf, pollBudgetMsOf, stopTimeOf } from './budget';
-import { firstWarning, recallPollState, rememberPollState } from './memory';
 import { inProgressRefused, noSubmissionYet } from './pollErrors';
 import {
 	WATCHED_IN_PROGRESS,
@@ -24,10 +24,8 @@ import {
 	windowQueryStart,
 	type PollState,
 } from './pollState';
-import { takePoll, type Start, type SubmissionStatus, type Taken } from './pollStep';
+import { takePoll, type PollOutcome, type Start, type SubmissionStatus } from './pollStep';
 import { readPollSettings, type PollSettings } from './settings';
-
-export type { SubmissionStatus, Taken };
 
 /** Where the cursor lives in the node's static data. */
 export const POLL_STATE_KEY = 'pollState';
@@ -213,7 +211,7 @@ async function latestSubmission(
 	throw noSubmissionYet(ctx, form.name);
 }
 
-function one(submission: Submission, status: SubmissionStatus, state: PollState): Taken {
+function one(submission: Submission, status: SubmissionStatus, state: PollState): PollOutcome {
 	return { emitted: [submission], statuses: [status], next: state };
 }
 
@@ -225,7 +223,7 @@ function one(submission: Submission, status: SubmissionStatus, state: PollState)
  */
 async function itemsOf(
 	ctx: IPollFunctions,
-	taken: Taken,
+	taken: PollOutcome,
 	settings: PollSettings,
 	deadline?: FileFailureMode['deadline'],
 ): Promise<INodeExecutionData[]> {
@@ -233,7 +231,7 @@ async function itemsOf(
 	const files = fileSettingsOf((name, fallback) => ctx.getNodeParameter(name, fallback));
 	const form = { formId: state.formId, formName: state.formName };
 	const jsons = submissions.map((submission, i) =>
-		deliveryItem(
+		submissionItem(
 			submission,
 			form,
 			settings.simplify,

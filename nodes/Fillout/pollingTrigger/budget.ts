@@ -1,7 +1,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
 import type { FileFailureMode } from '../shared/submissionFiles';
-import type { Taken } from './poll';
+import type { PollOutcome } from './pollStep';
 
 /**
  * Share of n8n's budget for one poll (n8n 2.41's durable scheduler abandons a poll that
@@ -28,14 +28,12 @@ export function stopTimeOf(ctx: IPollFunctions, nowMs: number): number | undefin
 }
 
 /**
- * Downloads start until the listing's stop time, but the first submission's always do
- * (all of them when only in-progress ones are emitted), so that every poll moves on.
- * Whatever still runs at 80 % of the budget is stopped and noted on its file, so no
- * poll overruns n8n's budget because of a file.
+ * Downloads start until the listing's stop time, except the first submission's, so every
+ * poll moves on; at 80 % of the budget the rest are stopped and noted on their files.
  */
 export function deadlineOf(
 	ctx: IPollFunctions,
-	taken: Taken,
+	taken: PollOutcome,
 	nowMs: number,
 ): FileFailureMode['deadline'] {
 	const budgetMs = pollBudgetMsOf(ctx);

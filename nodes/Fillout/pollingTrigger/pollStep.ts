@@ -23,7 +23,8 @@ export interface Start {
 
 export type SubmissionStatus = 'finished' | 'in_progress';
 
-export interface Taken {
+/** What one poll emits, with each one's status, and the cursor after it. */
+export interface PollOutcome {
 	emitted: Submission[];
 	statuses: SubmissionStatus[];
 	next: PollState;
@@ -37,11 +38,9 @@ export interface StepSettings {
 }
 
 /**
- * `finished`: the listing of the window (or a prefix of it, when the poll stopped early);
- * `inProgress`: the newest in-progress submissions, undefined when they are ignored.
- * In-progress submissions are emitted from a backfill's start, and on a cursor that
- * already watched them: one that did not (the option was just turned on) remembers what
- * is in progress then without emitting it, as a first start from now does.
+ * `finished`: the listing of the window, or its prefix when the poll stopped early;
+ * `inProgress`: the newest in-progress submissions (undefined: ignored). A cursor that did
+ * not watch them yet only remembers them, as a start from now does.
  */
 export function takePoll(
 	start: Start,
@@ -49,7 +48,7 @@ export function takePoll(
 	inProgress: readonly Submission[] | undefined,
 	settings: StepSettings,
 	presentMs: number,
-): Taken {
+): PollOutcome {
 	const done = takeFinished(start.state, finished, settings.overlapMs, presentMs);
 	const next: PollState = { ...done.state };
 	delete next.inProgress;

@@ -1,17 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * What the trigger keeps in the workflow's static data (`getWorkflowStaticData('node')`).
- * Fillout cannot list webhooks, so this record is the only way to find, and remove, the
- * one the trigger registered. The active workflow and "Listen for test event" each get
- * their own slot, so a test registration never touches the production one:
+ * What the webhook trigger keeps in static data (`getWorkflowStaticData('node')`), the only
+ * way to find and remove its webhook, as Fillout cannot list webhooks:
  *
- *     { production?: WebhookRecord, test?: WebhookRecord, lost?: { production?: LostMark } }
+ *     { production?: WebhookRecord, test?: WebhookRecord, lost?: { production?: RecordLoss } }
  *
- * In queue mode another node of the workflow can erase all of it (a worker saves its own,
- * partial static data over the whole object); `lost` marks a slot whose record was
- * found missing while its webhook was still delivering or registered, so the next
- * activation knows (see docs/trigger-static-data.md).
+ * docs/trigger-static-data.md says what happens when another process overwrites it.
  */
 
 export type Slot = 'production' | 'test';
@@ -31,31 +26,34 @@ export interface WebhookRecord {
 	createdAt: string;
 }
 
-/** Where and when a slot's record was found missing. */
-export interface LostMark {
+/** When and how a slot's record was found lost: evidence for the next main start. */
+export interface RecordLoss {
 	detectedAt: string;
 	/** 'delivery' (a verified delivery found no record), 'restart' or 'deactivation'. */
 	detectedBy: 'delivery' | 'restart' | 'deactivation';
 }
 
-/** The slot's lost mark, if any. */
-export function lostMarkOf(data: IDataObject, slot: Slot): LostMark | undefined {
+export function recordLossOf(data: IDataObject, slot: Slot): RecordLoss | undefined {
 	const lost = data.lost as IDataObject | undefined;
 	const mark = typeof lost === 'object' && lost !== null ? lost[slot] : undefined;
-	return typeof mark === 'object' && mark !== null ? (mark as unknown as LostMark) : undefined;
+	return typeof mark === 'object' && mark !== null ? (mark as unknown as RecordLoss) : undefined;
 }
 
-/** Marks the slot's record as lost (keeps the first detection). */
-export function markLost(data: IDataObject, slot: Slot, detectedBy: LostMark['detectedBy']): void {
-	if (lostMarkOf(data, slot) !== undefined) return;
+/** Notes the slot's record as lost (keeps the first detection). */
+export function noteRecordLoss(
+	data: IDataObject,
+	slot: Slot,
+	detectedBy: RecordLoss['detectedBy'],
+): void {
+	if (recordLossOf(data, slot) !== undefined) return;
 	const lost = (
 		typeof data.lost === 'object' && data.lost !== null ? data.lost : {}
 	) as IDataObject;
 	data.lost = { ...lost, [slot]: { detectedAt: new Date().toISOString(), detectedBy } };
 }
 
-/** Clears the slot's lost mark once it holds a record again. */
-export function clearLostMark(data: IDataObject, slot: Slot): void {
+/** Clears the slot's loss once it holds a record again. */
+export function clearRecordLoss(data: IDataObject, slot: Slot): void {
 	const lost = data.lost as IDataObject | undefined;
 	if (typeof lost !== 'object' || lost === null || !(slot in lost)) return;
 	const rest = { ...lost };
@@ -95,10 +93,8 @@ export function registrationFits(record: WebhookRecord, wanted: WantedRegistrati
 }
 
 /**
- * Which slot a hook or delivery belongs to. n8n runs the test webhook's checkExists and
- * create in mode 'manual' and delivers to it in mode 'manual', but removes it in mode
- * 'internal', as it removes production webhooks; there the address tells them apart
- * (n8n builds it from its test base URL only for the test webhook).
+ * Which slot a hook or delivery belongs to: mode 'manual' is the test webhook, but n8n
+ * removes both in mode 'internal', where only the test webhook's address tells it apart.
  */
 export function slotFor(mode: string, webhookUrl: string | undefined, data: IDataObject): Slot {
 	if (mode === 'manual') return 'test';
