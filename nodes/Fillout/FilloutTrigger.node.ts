@@ -21,7 +21,7 @@ import {
 	FILES_KEY,
 	fileSettingsOf,
 	itemsWithFiles,
-} from './shared/submissionFiles';
+} from './downloadFiles';
 import {
 	keepCarriedRecord,
 	recordToCarry,

@@ -1,4 +1,4 @@
-import type { Submission } from '../../nodes/Fillout/helpers/interfaces';
+import type { Submission } from '../../nodes/Fillout/shared/interfaces';
 import {
 	deliveryItem,
 	parseDelivery,

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import type { Submission } from '../helpers/interfaces';
+import type { Submission } from '../shared/interfaces';
 import { formIdForTrigger } from '../shared/parameters';
 import { readSubmissions, readSubmissionsUntil } from '../shared/readSubmissions';
 import {
@@ -8,7 +8,7 @@ import {
 	fileSettingsOf,
 	itemsWithFiles,
 	type FileFailureMode,
-} from '../shared/submissionFiles';
+} from '../downloadFiles';
 import { getFormMetadata } from '../transport';
 import { deliveryItem } from '../trigger/delivery';
 import { deadlineOf, pollBudgetMsOf, stopTimeOf } from './budget';

@@ -19,7 +19,7 @@
  * the newest time handled, and with it the window, never passes the present, and one
  * future-dated submission cannot hide those made before its date.
  */
-import type { Submission } from '../helpers/interfaces';
+import type { Submission } from '../shared/interfaces';
 
 export const POLL_STATE_VERSION = 1;
 /** Ids remembered in the window; a burst sharing one millisecond may go over. */

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Submission, SubmissionPage } from '../helpers/interfaces';
+import type { Submission, SubmissionPage } from './interfaces';
 import { SubmissionPager, type PagerOptions } from '../helpers/submissionPaging';
 import { filloutRequest, type FilloutContext, type FilloutRequest } from '../transport';
 

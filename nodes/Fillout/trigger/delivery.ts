@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Submission } from '../helpers/interfaces';
-import { questionKeyMap, RESERVED_KEYS, simplifySubmission } from '../helpers/simplify';
+import type { Submission } from '../shared/interfaces';
+import { questionKeyMap, RESERVED_KEYS, simplifySubmission } from '../shared/simplify';
 
 /**
  * What Fillout POSTs to the trigger's address: the live service wraps the submission as

@@ -1,5 +1,5 @@
-import type { ServiceFailure } from '../helpers/failures';
-import { describeFailure } from '../helpers/failures';
+import type { ServiceFailure } from '../transport/errorMessages';
+import { describeFailure } from '../transport/errorMessages';
 
 /**
  * What a failed `/webhook/delete` means for the recorded webhook. Fillout cannot list
