@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { API_PATH, REGION_HOSTS } from '../nodes/Fillout/helpers/apiRoot';
+import { API_PATH, REGION_HOSTS } from '../nodes/Fillout/transport/apiRoot';
 
 /** Each region's API root, from the node's own map, as a literal for the test request's expression. */
 const REGION_API_ROOTS = JSON.stringify(

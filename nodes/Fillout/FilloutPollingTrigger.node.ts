@@ -10,7 +10,7 @@ import {
 	formLocator,
 	simplifyOption,
 } from './shared/descriptions';
-import { downloadFilesParameters } from './shared/submissionFiles';
+import { downloadFilesParameters } from './downloadFiles';
 
 /**
  * Asks Fillout for new submissions on a schedule ("Poll Times"), for n8n instances that

@@ -21,7 +21,7 @@ import {
 	FILES_KEY,
 	fileSettingsOf,
 	itemsWithFiles,
-} from './shared/submissionFiles';
+} from './downloadFiles';
 import { firstDelivery, rememberRecord } from './shared/processMemory';
 import { submissionItem } from './shared/submissionItem';
 import { readDelivery } from './webhookTrigger/delivery';

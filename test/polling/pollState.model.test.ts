@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: POLL_SEED from the environment replays one case */
-import type { Submission } from '../../nodes/Fillout/helpers/interfaces';
+import type { Submission } from '../../nodes/Fillout/shared/interfaces';
 import {
 	MAX_SEEN,
 	WATCHED_IN_PROGRESS,

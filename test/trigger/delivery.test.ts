@@ -1,4 +1,4 @@
-import type { Submission } from '../../nodes/Fillout/helpers/interfaces';
+import type { Submission } from '../../nodes/Fillout/shared/interfaces';
 import { readableSubmission, submissionItem } from '../../nodes/Fillout/shared/submissionItem';
 import { parseDelivery } from '../../nodes/Fillout/webhookTrigger/delivery';
 

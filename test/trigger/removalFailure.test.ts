@@ -1,4 +1,4 @@
-import type { ServiceFailure } from '../../nodes/Fillout/helpers/failures';
+import type { ServiceFailure } from '../../nodes/Fillout/transport/errorMessages';
 import { classifyRemovalFailure } from '../../nodes/Fillout/webhookTrigger/removal';
 
 const answer = (statusCode: number, message = 'Something went wrong'): ServiceFailure => ({

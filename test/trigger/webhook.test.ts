@@ -3,7 +3,7 @@
  * both delivery shapes, Simplify, unknown question types and test-event deliveries.
  * Bodies are submissions the sandbox really stored.
  */
-import type { Submission } from '../../nodes/Fillout/helpers/interfaces';
+import type { Submission } from '../../nodes/Fillout/shared/interfaces';
 import { closedPortUrl, type TriggerHarness, type WebhookRequestInit } from '../harness';
 import { freshForm, startHarness, type Harness, type Json } from '../sandbox/support';
 import { filloutTrigger, slots, forgetProcessMemory } from './support';

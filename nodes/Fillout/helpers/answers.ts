@@ -1,10 +1,10 @@
 import type { INodePropertyOptions, ResourceMapperField } from 'n8n-workflow';
 
-import { calendarDate, formatInZone, parseDateInput } from './dates';
-import type { ChoiceOption, FormMetadata, FormQuestion } from './interfaces';
+import { calendarDate, formatInZone, parseDateInput } from '../shared/dates';
+import type { ChoiceOption, FormMetadata, FormQuestion } from '../shared/interfaces';
 import type { QuestionTypeInfo } from './questionTypes';
 import { questionTypeInfo } from './questionTypes';
-import { questionKeyMap, RESERVED_KEYS } from './simplify';
+import { questionKeyMap, RESERVED_KEYS } from '../shared/simplify';
 
 /**
  * Answers for the Create operation: the mapping columns offered for a form, and the

@@ -1,10 +1,10 @@
 import type { CreatePayload } from './createPayload';
-import type { ErrorWords, FailedRequest, ValidationIssue } from './failures';
-import { describeFailedRequest, parseValidationIssues, serviceMessage } from './failures';
-import type { Submission } from './interfaces';
+import type { ErrorText, FailedRequest, ValidationIssue } from '../transport/errorMessages';
+import { describeFailedRequest, parseValidationIssues, serviceMessage } from '../transport/errorMessages';
+import type { Submission } from '../shared/interfaces';
 import { attributeIssues } from './issuesByItem';
-import { atItem, itemsNamed } from './itemNumbers';
-import { neverReachedService } from './retry';
+import { atItem, itemsNamed } from '../shared/nodeErrors';
+import { neverReachedService } from '../transport/retry';
 
 /**
  * What became of each item of a create request, judged from Fillout's answer alone.
@@ -37,7 +37,7 @@ export interface ItemFailure {
 	itemIndex: number;
 	/** rejected: Fillout named a problem of the item; refused: its request created nothing; uncertain: it may have been created. */
 	outcome: 'rejected' | 'refused' | 'uncertain';
-	words: ErrorWords;
+	words: ErrorText;
 	/** A rejected item's problems, in Fillout's words. */
 	issue?: string;
 }
@@ -114,7 +114,7 @@ function pairedWithItems(batch: Batch, submissions: Submission[] | undefined): B
 }
 
 /** Each item's words when the request may or may not have created them. */
-function uncertainWords(batch: Batch, answer: FailedRequest): (itemIndex: number) => ErrorWords {
+function uncertainWords(batch: Batch, answer: FailedRequest): (itemIndex: number) => ErrorText {
 	const cause = describeFailedRequest(answer, { formId: batch.formId });
 	const indexes = batch.items.map((item) => item.itemIndex);
 	const which = `the submission${indexes.length === 1 ? '' : 's'} of ${itemsNamed(indexes)}`;
@@ -141,7 +141,7 @@ function rejection(batch: Batch, issues: ValidationIssue[]): BatchVerdict {
 		if (!messages) return [];
 		const [first, ...others] = messages;
 		const details = [others.join('; '), item.fromSavedColumns ? SAVED_COLUMNS_HINT : ''];
-		const words: ErrorWords = {
+		const words: ErrorText = {
 			message: atItem(`Fillout rejected ${first}`, item.itemIndex),
 			httpCode: '400',
 		};

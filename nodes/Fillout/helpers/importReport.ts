@@ -1,5 +1,5 @@
-import type { ErrorWords } from './failures';
-import { atItem, itemsNamed } from './itemNumbers';
+import type { ErrorText } from '../transport/errorMessages';
+import { atItem, itemsNamed } from '../shared/nodeErrors';
 
 /**
  * The words of an import that stopped part way: which items Fillout created (with
@@ -87,7 +87,7 @@ export function stoppedImportWords(
 	failures: readonly StoppedFailure[],
 	created: readonly CreatedItem[],
 	notSent: readonly number[],
-): ErrorWords & { itemIndex: number } {
+): ErrorText & { itemIndex: number } {
 	const [headline] = failures;
 	const indexesOf = (outcome: StoppedFailure['outcome']) =>
 		failures.filter((failure) => failure.outcome === outcome).map((failure) => failure.itemIndex);

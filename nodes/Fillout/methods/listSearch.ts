@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { formEditorUrl } from '../helpers/formUrl';
-import type { FormListEntry } from '../helpers/interfaces';
+import { formEditorUrl } from '../shared/formUrl';
+import type { FormListEntry } from '../shared/interfaces';
 import { filloutRequest } from '../transport';
 
 /** Forms for the "From List" mode, filtered by name (Fillout lists all forms at once). */

@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { formIdForEditor } from '../shared/parameters';
-import type { FormMetadata, NamedField } from '../helpers/interfaces';
+import type { FormMetadata, NamedField } from '../shared/interfaces';
 import { getFormMetadata } from '../transport';
 
 async function formFields(

@@ -1,6 +1,6 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import type { FileFailureMode } from '../shared/submissionFiles';
+import type { FileFailureMode } from '../downloadFiles';
 import type { PollOutcome } from './pollStep';
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import type { Submission } from '../helpers/interfaces';
+import type { Submission } from '../shared/interfaces';
 import { formIdForTrigger } from '../shared/parameters';
 import { readSubmissions, readSubmissionsUntil } from '../reading/readSubmissions';
 import {
@@ -8,7 +8,7 @@ import {
 	fileSettingsOf,
 	itemsWithFiles,
 	type FileFailureMode,
-} from '../shared/submissionFiles';
+} from '../downloadFiles';
 import { firstWarning, recallPollState, rememberPollState } from '../shared/processMemory';
 import { submissionItem } from '../shared/submissionItem';
 import { getFormMetadata } from '../transport';

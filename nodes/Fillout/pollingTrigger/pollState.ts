@@ -4,7 +4,7 @@
  * exactly the ids in `seen`; a poll handles only what is dated at or before its present.
  * docs/polling-trigger.md, "The cursor", says why and what it cannot catch.
  */
-import type { Submission } from '../helpers/interfaces';
+import type { Submission } from '../shared/interfaces';
 
 export const POLL_STATE_VERSION = 1;
 /** Ids remembered in the window; a burst sharing one millisecond may go over. */

@@ -2,7 +2,7 @@
  * What one poll emits and the cursor after it, from what it listed (no I/O, no clock):
  * the polling trigger runs this, and the model test runs it against a simulated Fillout.
  */
-import type { Submission } from '../helpers/interfaces';
+import type { Submission } from '../shared/interfaces';
 import {
 	submissionMs,
 	takeFinished,

@@ -1,6 +1,6 @@
 import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import { parseDateInput } from '../helpers/dates';
+import { parseDateInput } from '../shared/dates';
 import { itemProblem } from '../shared/nodeErrors';
 import type { InProgressMode } from './pollState';
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Submission, SubmissionPage } from '../helpers/interfaces';
-import { FILLOUT_REQUESTS_PER_WINDOW as REQUESTS_PER_SECOND } from '../helpers/pacing';
+import type { Submission, SubmissionPage } from '../shared/interfaces';
+import { FILLOUT_REQUESTS_PER_WINDOW as REQUESTS_PER_SECOND } from '../transport/pacing';
 import { filloutRequest, type FilloutContext, type FilloutRequest } from '../transport';
 import type { PageQuery, PagerOptions } from './submissionPager';
 import { MAX_RANGES, SubmissionReader, type ReaderRequest } from './submissionReader';

@@ -1,6 +1,6 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { FORM_EDITOR_ADDRESS, FORM_ID_PATTERN, FORM_URL_PATTERN } from '../helpers/formUrl';
+import { FORM_EDITOR_ADDRESS, FORM_ID_PATTERN, FORM_URL_PATTERN } from './formUrl';
 
 /** The two ways to connect, chosen by the "Authentication" parameter below. */
 export const filloutCredentials: INodeCredentialDescription[] = [

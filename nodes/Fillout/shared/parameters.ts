@@ -6,7 +6,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { formIdFromLocator } from '../helpers/formUrl';
+import { formIdFromLocator } from './formUrl';
 import { itemProblem } from './nodeErrors';
 
 /** The id of the form chosen in the "Form" parameter, for one item. */

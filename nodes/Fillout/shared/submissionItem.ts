@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Submission } from '../helpers/interfaces';
-import { questionKeyMap, RESERVED_KEYS, simplifySubmission } from '../helpers/simplify';
+import type { Submission } from './interfaces';
+import { questionKeyMap, RESERVED_KEYS, simplifySubmission } from './simplify';
 
 /** The item both triggers emit for one submission, whatever the service sent. */
 

@@ -1,28 +1,21 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
-import { apiRootForRegion, normalizeApiRoot } from '../helpers/apiRoot';
-import type { FailureContext, ServiceFailure } from '../helpers/failures';
-import type { FormMetadata } from '../helpers/interfaces';
-import { SlidingWindowPacer } from '../helpers/pacing';
-import { readLimitSignal, SharedRate } from '../helpers/sharedRate';
-import type { RequestSafety, RetryCounts } from '../helpers/retry';
+import { filloutError } from '../shared/nodeErrors';
+import type { FormMetadata } from '../shared/interfaces';
+import type { FilloutContext, FilloutCredentialType } from './apiRoot';
+import { credentialTypeOf, resolveApiRoot } from './apiRoot';
+import type { FailureContext, ServiceFailure } from './errorMessages';
+import type { PacerSlot, Pacing } from './pacing';
+import { pacingFor, waitForTurn } from './pacing';
+import type { RequestSafety, RetryCounts } from './retry';
 import {
 	deletedByEarlierAttempt,
 	networkFailureOf,
 	neverReachedService,
 	retryDecision,
-} from '../helpers/retry';
-import { filloutError } from '../shared/nodeErrors';
+} from './retry';
+import { readLimitSignal } from './sharedRate';
 
 /**
  * The only code that talks to Fillout. Every request is paced (per credential, within
@@ -30,85 +23,8 @@ import { filloutError } from '../shared/nodeErrors';
  * turned into errors that never carry the request's headers.
  */
 
-export type FilloutContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IHookFunctions
-	| IPollFunctions
-	| IWebhookFunctions;
-
-export type FilloutCredentialType = 'filloutFormsApi' | 'filloutFormsOAuth2Api';
-
-/** The credential the node's "Authentication" parameter selects (API key by default). */
-export function credentialTypeOf(ctx: FilloutContext): FilloutCredentialType {
-	return ctx.getNode().parameters.authentication === 'oAuth2'
-		? 'filloutFormsOAuth2Api'
-		: 'filloutFormsApi';
-}
-
-/** Where the API lives for this node's credential: region, custom Base URL, or OAuth2 `base_url`. */
-export async function resolveApiRoot(ctx: FilloutContext): Promise<string> {
-	const credentialType = credentialTypeOf(ctx);
-	const credentials = await ctx.getCredentials(credentialType);
-	if (credentialType === 'filloutFormsOAuth2Api') {
-		const tokenData = credentials.oauthTokenData as IDataObject | undefined;
-		const root = normalizeApiRoot(tokenData?.base_url);
-		if (root === undefined) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				'The Fillout OAuth2 connection has no API address (base_url)',
-				{
-					description:
-						'Fillout returns the account’s API address together with the access token. Reconnect the credential (Connect my account) so that it is stored.',
-				},
-			);
-		}
-		return root;
-	}
-	const root = apiRootForRegion(credentials.region, credentials.baseUrl);
-	if (root === undefined) {
-		throw new NodeOperationError(ctx.getNode(), 'The Fillout credential has no valid Base URL', {
-			description:
-				'With the region "Custom (Self-Hosted)" the Base URL must be an http:// or https:// address, such as https://fillout.example.com.',
-		});
-	}
-	return root;
-}
-
-/**
- * How one credential's requests are paced in this process: the pacer keeps this process
- * within the limit, the rate slows it down when other processes use the same account.
- */
-interface Pacing {
-	pacer: SlidingWindowPacer;
-	rate: SharedRate;
-}
-
-/** One per credential and API root, shared by every execution in this process. */
-const pacings = new Map<string, Pacing>();
-
-function pacingFor(
-	ctx: FilloutContext,
-	credentialType: FilloutCredentialType,
-	apiRoot: string,
-): Pacing {
-	const credential = ctx.getNode().credentials?.[credentialType];
-	const key = `${credentialType}\n${credential?.id ?? credential?.name ?? ''}\n${apiRoot}`;
-	let pacing = pacings.get(key);
-	if (!pacing) {
-		pacing = { pacer: new SlidingWindowPacer(), rate: new SharedRate() };
-		pacings.set(key, pacing);
-	}
-	return pacing;
-}
-
-/** Waits for a start within the announced limit and this process's shared-key rate. */
-async function waitForTurn({ pacer, rate }: Pacing) {
-	pacer.limit = rate.limit;
-	const { waitMs, slot } = pacer.reserve(performance.now(), rate.spacingMs);
-	if (waitMs > 0) await sleep(waitMs);
-	return { slot, waitMs };
-}
+export type { FilloutContext, FilloutCredentialType } from './apiRoot';
+export { credentialTypeOf, resolveApiRoot } from './apiRoot';
 
 export interface FilloutRequest {
 	method: IHttpRequestMethods;
@@ -152,6 +68,59 @@ function headerValue(headers: Record<string, unknown>, name: string): string | u
 	return value === undefined || value === null ? undefined : String(value);
 }
 
+/** Where one request goes and whose pacing it shares. */
+interface Target {
+	credentialType: FilloutCredentialType;
+	apiRoot: string;
+	pacing: Pacing;
+}
+
+async function targetOf(ctx: FilloutContext): Promise<Target> {
+	const credentialType = credentialTypeOf(ctx);
+	const apiRoot = await resolveApiRoot(ctx);
+	const credential = ctx.getNode().credentials?.[credentialType];
+	const key = `${credentialType}\n${credential?.id ?? credential?.name ?? ''}\n${apiRoot}`;
+	return { credentialType, apiRoot, pacing: pacingFor(key) };
+}
+
+/** One attempt, once the pacer gave it a start: the body, or how it failed. */
+async function attempt<T>(
+	ctx: FilloutContext,
+	{ credentialType, apiRoot, pacing }: Target,
+	request: FilloutRequest,
+	slot: PacerSlot,
+): Promise<{ ok: true; body: T } | { ok: false; failure: ServiceFailure }> {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${apiRoot}${request.path}`,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: 60_000,
+	};
+	if (request.qs && Object.keys(request.qs).length) options.qs = request.qs;
+	if (request.body !== undefined) options.body = request.body;
+	try {
+		const response = (await ctx.helpers.httpRequestWithAuthentication
+			.call(ctx, credentialType, options)
+			.finally(() => pacing.pacer.finish(slot, performance.now()))) as FullResponse;
+		const header = (name: string) => headerValue(response.headers ?? {}, name);
+		pacing.rate.observe(readLimitSignal(header, response.statusCode), performance.now());
+		if (response.statusCode >= 200 && response.statusCode < 300) {
+			request.onHeaders?.(header);
+			return { ok: true, body: response.body as T };
+		}
+		const failure = {
+			statusCode: response.statusCode,
+			body: response.body,
+			retryAfter: header('retry-after'),
+		};
+		return { ok: false, failure };
+	} catch (error) {
+		return { ok: false, failure: networkFailureOf(error) };
+	}
+}
+
 /**
  * Sends one request, pacing and retrying it. Resolves with the body, or with the
  * last failure when the request did not succeed (HTTP errors included): callers that
@@ -161,9 +130,7 @@ export async function sendFilloutRequest<T>(
 	ctx: FilloutContext,
 	request: FilloutRequest,
 ): Promise<FilloutOutcome<T>> {
-	const credentialType = credentialTypeOf(ctx);
-	const apiRoot = await resolveApiRoot(ctx);
-	const pacing = pacingFor(ctx, credentialType, apiRoot);
+	const target = await targetOf(ctx);
 	const safety = safetyOf(request);
 	const firstAttemptAt = performance.now();
 	const counts: RetryCounts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
@@ -171,56 +138,24 @@ export async function sendFilloutRequest<T>(
 	// The 429 budget counts the service's refusals, not this process's own queueing.
 	let pacedMs = 0;
 
-	for (let attempt = 1; ; attempt++) {
-		const { slot, waitMs } = await waitForTurn(pacing);
+	for (let attempts = 1; ; attempts++) {
+		const { slot, waitMs } = await waitForTurn(target.pacing);
 		pacedMs += waitMs;
-
-		const options: IHttpRequestOptions = {
-			method: request.method,
-			url: `${apiRoot}${request.path}`,
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: 60_000,
-		};
-		if (request.qs && Object.keys(request.qs).length) options.qs = request.qs;
-		if (request.body !== undefined) options.body = request.body;
-
-		let failure: ServiceFailure;
-		try {
-			const response = (await ctx.helpers.httpRequestWithAuthentication
-				.call(ctx, credentialType, options)
-				.finally(() => pacing.pacer.finish(slot, performance.now()))) as FullResponse;
-			const headers = response.headers ?? {};
-			pacing.rate.observe(
-				readLimitSignal((name) => headerValue(headers, name), response.statusCode),
-				performance.now(),
-			);
-			if (response.statusCode >= 200 && response.statusCode < 300) {
-				request.onHeaders?.((name) => headerValue(headers, name));
-				return { ok: true, body: response.body as T };
-			}
-			failure = {
-				statusCode: response.statusCode,
-				body: response.body,
-				retryAfter: headerValue(headers, 'retry-after'),
-			};
-		} catch (error) {
-			failure = networkFailureOf(error);
-		}
+		const outcome = await attempt<T>(ctx, target, request, slot);
+		if (outcome.ok) return outcome;
+		const { failure } = outcome;
 
 		counts.elapsedMs = performance.now() - firstAttemptAt - pacedMs;
 		const decision = retryDecision(failure, safety, counts, Date.now());
-		if (!decision.retry) return { ok: false, failure, attempts: attempt, apiRoot, earlierFailures };
+		if (!decision.retry) {
+			return { ok: false, failure, attempts, apiRoot: target.apiRoot, earlierFailures };
+		}
 		earlierFailures.push(failure);
 		if (decision.reason === 'rateLimit') counts.rateLimited++;
 		else counts.transient++;
 		ctx.logger?.debug(
 			`Fillout: retrying ${request.method} ${request.path} in ${decision.delayMs} ms`,
-			{
-				statusCode: failure.statusCode,
-				networkCode: failure.networkCode,
-			},
+			{ statusCode: failure.statusCode, networkCode: failure.networkCode },
 		);
 		await sleep(decision.delayMs);
 	}

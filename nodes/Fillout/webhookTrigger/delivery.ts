@@ -1,6 +1,6 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import type { Submission } from '../helpers/interfaces';
+import type { Submission } from '../shared/interfaces';
 import { isPlainObject } from '../shared/submissionItem';
 
 /**

@@ -1,8 +1,8 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describeFailure } from '../helpers/failures';
-import type { FormMetadata } from '../helpers/interfaces';
+import { describeFailure } from '../transport/errorMessages';
+import type { FormMetadata } from '../shared/interfaces';
 import { filloutError } from '../shared/nodeErrors';
 import { formIdForTrigger } from '../shared/parameters';
 import { forgetRecord } from '../shared/processMemory';

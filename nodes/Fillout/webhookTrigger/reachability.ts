@@ -3,7 +3,7 @@
  * checks let the trigger refuse to register an address the service could never call.
  */
 
-import { privateAddressOf } from '../helpers/networkAddress';
+import { privateAddressOf } from '../shared/networkAddress';
 
 /** Whether the API root is Fillout's cloud (fillout.com or one of its subdomains). */
 export function isFilloutCloud(apiRoot: string): boolean {

@@ -1,7 +1,7 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import type { ServiceFailure } from '../helpers/failures';
-import { describeFailure, serviceMessage } from '../helpers/failures';
+import type { ServiceFailure } from '../transport/errorMessages';
+import { describeFailure, serviceMessage } from '../transport/errorMessages';
 import { filloutError } from '../shared/nodeErrors';
 import { resolveApiRoot, sendFilloutRequest } from '../transport';
 import type { WebhookRecord } from './webhookRecord';

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { FilloutFormsApi } from '../../../credentials/FilloutFormsApi.credentials';
-import { apiRootForRegion, REGION_HOSTS } from '../../../nodes/Fillout/helpers/apiRoot';
+import { apiRootForRegion, REGION_HOSTS } from '../../../nodes/Fillout/transport/apiRoot';
 import { HarnessCredentialsHelper, testCredential } from '../../harness';
 
 /** Records where n8n sends the credential test and sends nothing (the regions are live hosts). */

@@ -4,7 +4,7 @@ import {
 	questionColumns,
 	questionsFromColumns,
 } from '../../../nodes/Fillout/helpers/answers';
-import type { FormQuestion } from '../../../nodes/Fillout/helpers/interfaces';
+import type { FormQuestion } from '../../../nodes/Fillout/shared/interfaces';
 
 const q = (type: string, extra: Partial<FormQuestion> = {}): FormQuestion => ({
 	id: `id-${type}`,

@@ -1,4 +1,4 @@
-import { apiRootForRegion, normalizeApiRoot } from '../../../nodes/Fillout/helpers/apiRoot';
+import { apiRootForRegion, normalizeApiRoot } from '../../../nodes/Fillout/transport/apiRoot';
 
 describe('API root', () => {
 	it('uses the regional hosts', () => {

@@ -1,4 +1,4 @@
-import { chunk, groupBy } from '../../../nodes/Fillout/helpers/chunk';
+import { chunk, groupBy } from '../../../nodes/Fillout/shared/lists';
 
 describe('chunk', () => {
 	it.each([

@@ -6,7 +6,7 @@ import {
 	checkWithSavedColumns,
 	ignoredFieldsHint,
 } from '../../../nodes/Fillout/helpers/createPayload';
-import type { FormMetadata, FormQuestion } from '../../../nodes/Fillout/helpers/interfaces';
+import type { FormMetadata, FormQuestion } from '../../../nodes/Fillout/shared/interfaces';
 
 const zone = 'Europe/Berlin';
 const questions: FormQuestion[] = [

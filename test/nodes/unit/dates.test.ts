@@ -5,7 +5,7 @@ import {
 	isEmptyDate,
 	parseDateInput,
 	zoneOffsetMinutes,
-} from '../../../nodes/Fillout/helpers/dates';
+} from '../../../nodes/Fillout/shared/dates';
 
 const BERLIN = 'Europe/Berlin';
 

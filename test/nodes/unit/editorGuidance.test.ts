@@ -4,7 +4,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { Fillout } from '../../../nodes/Fillout/Fillout.node';
 import { FilloutPollingTrigger } from '../../../nodes/Fillout/FilloutPollingTrigger.node';
 import { FilloutTrigger } from '../../../nodes/Fillout/FilloutTrigger.node';
-import { formIdFromUrl } from '../../../nodes/Fillout/helpers/formUrl';
+import { formIdFromUrl } from '../../../nodes/Fillout/shared/formUrl';
 
 const { description } = new Fillout();
 

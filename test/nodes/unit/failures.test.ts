@@ -3,7 +3,7 @@ import {
 	formatIssuePath,
 	parseValidationIssues,
 	serviceMessage,
-} from '../../../nodes/Fillout/helpers/failures';
+} from '../../../nodes/Fillout/transport/errorMessages';
 
 const body = (statusCode: number, message: string) => ({
 	statusCode,

@@ -7,8 +7,8 @@ import {
 	megabytesToBytes,
 	mimeTypeFromResponse,
 	sanitizePropertyName,
-} from '../../../nodes/Fillout/helpers/files';
-import type { Submission } from '../../../nodes/Fillout/helpers/interfaces';
+} from '../../../nodes/Fillout/downloadFiles/files';
+import type { Submission } from '../../../nodes/Fillout/shared/interfaces';
 
 const submission = (questions: Submission['questions'], extra: object = {}): Submission => ({
 	submissionId: 's1',

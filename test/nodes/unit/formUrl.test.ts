@@ -1,4 +1,4 @@
-import { formIdFromLocator, formIdFromUrl, isFormId } from '../../../nodes/Fillout/helpers/formUrl';
+import { formIdFromLocator, formIdFromUrl, isFormId } from '../../../nodes/Fillout/shared/formUrl';
 
 describe('formIdFromUrl', () => {
 	it.each([

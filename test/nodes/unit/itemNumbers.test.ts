@@ -1,4 +1,4 @@
-import { atItem, itemRanges, itemsNamed } from '../../../nodes/Fillout/helpers/itemNumbers';
+import { atItem, itemRanges, itemsNamed } from '../../../nodes/Fillout/shared/nodeErrors';
 
 describe('item numbers in messages', () => {
 	it('names an item at the end, numbered from 0 as n8n does', () => {

@@ -1,4 +1,4 @@
-import { privateAddressOf } from '../../../nodes/Fillout/helpers/networkAddress';
+import { privateAddressOf } from '../../../nodes/Fillout/shared/networkAddress';
 
 const kindOf = (url: string) => privateAddressOf(url)?.kind ?? 'public';
 

@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describeFailedRequest } from '../../../nodes/Fillout/helpers/failures';
+import { describeFailedRequest } from '../../../nodes/Fillout/transport/errorMessages';
 import {
 	apiError,
 	asItemError,

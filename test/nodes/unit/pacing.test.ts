@@ -1,4 +1,4 @@
-import { SlidingWindowPacer } from '../../../nodes/Fillout/helpers/pacing';
+import { SlidingWindowPacer } from '../../../nodes/Fillout/transport/pacing';
 
 describe('SlidingWindowPacer', () => {
 	it('lets the first 5 requests start at once', () => {

@@ -12,7 +12,7 @@ import {
 	neverReachedService,
 	retryAfterMs,
 	retryDecision,
-} from '../../../nodes/Fillout/helpers/retry';
+} from '../../../nodes/Fillout/transport/retry';
 
 const none = { rateLimited: 0, transient: 0, elapsedMs: 0 };
 const noJitter = () => 0;

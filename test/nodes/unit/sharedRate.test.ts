@@ -5,7 +5,7 @@ import {
 	MIN_RATE_SHARE,
 	readLimitSignal,
 	SharedRate,
-} from '../../../nodes/Fillout/helpers/sharedRate';
+} from '../../../nodes/Fillout/transport/sharedRate';
 
 const ok = (remaining: number) => ({ limit: 5, remaining, rateLimited: false });
 const refused = { limit: 5, remaining: 0, rateLimited: true };

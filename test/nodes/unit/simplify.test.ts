@@ -1,11 +1,11 @@
-import type { FormMetadata, Submission } from '../../../nodes/Fillout/helpers/interfaces';
+import type { FormMetadata, Submission } from '../../../nodes/Fillout/shared/interfaces';
 import {
 	questionKeyMap,
 	simplifyFormMetadata,
 	simplifySubmission,
 	simplifySubmissions,
 	uniqueKeys,
-} from '../../../nodes/Fillout/helpers/simplify';
+} from '../../../nodes/Fillout/shared/simplify';
 
 const submission: Submission = {
 	submissionId: 'sub1',

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { simplifyFormMetadata } from '../../helpers/simplify';
+import { simplifyFormMetadata } from '../../shared/simplify';
 import { getFormMetadata } from '../../transport';
 import { formLocator } from '../../shared/descriptions';
 import { formIdOf } from '../../shared/parameters';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { FormListEntry } from '../../helpers/interfaces';
+import type { FormListEntry } from '../../shared/interfaces';
 import { filloutRequest } from '../../transport';
 import { limitOption, returnAllOption } from '../../shared/descriptions';
 

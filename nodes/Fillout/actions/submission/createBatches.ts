@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chunk, groupBy } from '../../helpers/chunk';
+import { chunk, groupBy } from '../../shared/lists';
 import type { Batch, BatchVerdict, ItemFailure, PreparedItem } from '../../helpers/createVerdict';
 import { afterResend, batchVerdict } from '../../helpers/createVerdict';
 import type { CreatedItem, StoppedFailure } from '../../helpers/importReport';
 import { stoppedImportWords } from '../../helpers/importReport';
-import type { Submission } from '../../helpers/interfaces';
+import type { Submission } from '../../shared/interfaces';
 import { errorItem } from '../../shared/itemLoop';
 import { apiError } from '../../shared/nodeErrors';
 import { sendFilloutRequest } from '../../transport';

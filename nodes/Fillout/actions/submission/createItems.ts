@@ -4,7 +4,7 @@ import { questionsFromColumns } from '../../helpers/answers';
 import type { CheckedItem, CreateInput } from '../../helpers/createPayload';
 import { checkWithForm, checkWithSavedColumns } from '../../helpers/createPayload';
 import type { PreparedItem } from '../../helpers/createVerdict';
-import type { FormMetadata, FormQuestion } from '../../helpers/interfaces';
+import type { FormMetadata, FormQuestion } from '../../shared/interfaces';
 import { failedItem } from '../../shared/itemLoop';
 import { filloutError, itemProblem } from '../../shared/nodeErrors';
 import { fixedFormIdOf, formIdOf } from '../../shared/parameters';

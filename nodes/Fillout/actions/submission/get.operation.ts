@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { Submission } from '../../helpers/interfaces';
-import { questionKeyMap, RESERVED_KEYS, simplifySubmission } from '../../helpers/simplify';
+import type { Submission } from '../../shared/interfaces';
+import { questionKeyMap, RESERVED_KEYS, simplifySubmission } from '../../shared/simplify';
 import { filloutRequest } from '../../transport';
 import {
 	formLocator,
@@ -17,7 +17,7 @@ import {
 	FILES_KEY,
 	fileSettingsOf,
 	itemsWithFiles,
-} from '../../shared/submissionFiles';
+} from '../../downloadFiles';
 
 const properties: INodeProperties[] = [
 	formLocator,

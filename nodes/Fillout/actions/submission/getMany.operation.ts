@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { formatInZone, isEmptyDate, parseDateInput } from '../../helpers/dates';
-import { RESERVED_KEYS, simplifySubmissions } from '../../helpers/simplify';
+import { formatInZone, isEmptyDate, parseDateInput } from '../../shared/dates';
+import { RESERVED_KEYS, simplifySubmissions } from '../../shared/simplify';
 import {
 	formLocator,
 	includeEditLinkOption,
@@ -19,7 +19,7 @@ import {
 	FILES_KEY,
 	fileSettingsOf,
 	itemsWithFiles,
-} from '../../shared/submissionFiles';
+} from '../../downloadFiles';
 
 const properties: INodeProperties[] = [
 	formLocator,

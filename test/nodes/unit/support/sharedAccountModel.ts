@@ -6,9 +6,9 @@
  * a fixed window per key that opens at the first request to arrive, like the service
  * (and the sandbox). Time is simulated: a run of minutes takes milliseconds.
  */
-import { SlidingWindowPacer } from '../../../../nodes/Fillout/helpers/pacing';
-import { retryDecision, type RetryCounts } from '../../../../nodes/Fillout/helpers/retry';
-import { SharedRate } from '../../../../nodes/Fillout/helpers/sharedRate';
+import { SlidingWindowPacer } from '../../../../nodes/Fillout/transport/pacing';
+import { retryDecision, type RetryCounts } from '../../../../nodes/Fillout/transport/retry';
+import { SharedRate } from '../../../../nodes/Fillout/transport/sharedRate';
 
 export interface ModelCase {
 	/** Exports per process, e.g. [2, 1]: two processes, the first running two at once. */

@@ -1,5 +1,5 @@
-import type { Submission } from './interfaces';
-import { uniqueKeys } from './simplify';
+import type { Submission } from '../shared/interfaces';
+import { uniqueKeys } from '../shared/simplify';
 
 /**
  * The files a submission carries, and the names they get as binary properties. Pure:

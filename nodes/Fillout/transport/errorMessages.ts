@@ -10,6 +10,7 @@ export interface ServiceFailure {
 	statusCode?: number;
 	/** The parsed response body; Fillout sends `{statusCode, error, message}`. */
 	body?: unknown;
+	/** Node's network error code (ECONNRESET, ECONNREFUSED, …), when no response came. */
 	networkCode?: string;
 	networkMessage?: string;
 	retryAfter?: string;
@@ -28,7 +29,7 @@ export interface FailureContext {
 }
 
 /** What an error says to the user. */
-export interface ErrorWords {
+export interface ErrorText {
 	message: string;
 	description?: string;
 	httpCode?: string;
@@ -36,7 +37,7 @@ export interface ErrorWords {
 	facts?: JsonObject;
 }
 
-export interface FailureDescription extends ErrorWords {
+export interface FailureDescription extends ErrorText {
 	kind: 'credentials' | 'notFound' | 'rateLimit' | 'badRequest' | 'server' | 'network' | 'other';
 }
 

@@ -1,15 +1,12 @@
+import { sleep } from 'n8n-workflow';
+
+import { SharedRate } from './sharedRate';
+
 /**
  * Client-side pacing for Fillout's limit of 5 requests per second per account
- * (docs/fillout-api.md, "Rate limit").
- *
- * The service counts requests as they *arrive*, in a fixed 1 s window that opens at
- * a request. Arrival lies somewhere between when a request starts and when its answer
- * comes back, and the gap varies (the first request of a process may spend 100 ms
- * setting up before it leaves). So a sliding window of starts alone is not enough.
- * Each request is remembered by when its answer came back (the latest it can have
- * arrived), or, while still in flight, by its start plus a jitter margin; a request
- * may start only if fewer than 5 remembered times lie within the last second (plus a
- * few milliseconds for clock rounding). The first 5 requests start at once.
+ * (docs/fillout-api.md, "Rate limit"). A request counts from when its answer came back
+ * (the latest it can have arrived) or, in flight, from its start plus a margin: why, in
+ * docs/rate-limits.md, "The pacer".
  */
 export const FILLOUT_REQUESTS_PER_WINDOW = 5;
 export const FILLOUT_WINDOW_MS = 1000;
@@ -59,13 +56,37 @@ export class SlidingWindowPacer {
 		return { waitMs: start - now, slot };
 	}
 
-	/** This process's requests in flight or answered after `since`. */
-	ownSince(since: number): number {
-		return this.slots.filter((slot) => slot.end === undefined || slot.end > since).length;
-	}
-
 	/** Records when the request's answer (or failure) came back. */
 	finish(slot: PacerSlot, now: number): void {
 		slot.end = Math.max(now, slot.start);
 	}
+}
+
+/**
+ * How one credential's requests are paced in this process: the pacer keeps this process
+ * within the limit, the rate slows it down when other processes use the same account.
+ */
+export interface Pacing {
+	pacer: SlidingWindowPacer;
+	rate: SharedRate;
+}
+
+/** One per credential and API root, shared by every execution in this process. */
+const pacings = new Map<string, Pacing>();
+
+export function pacingFor(credentialKey: string): Pacing {
+	let pacing = pacings.get(credentialKey);
+	if (!pacing) {
+		pacing = { pacer: new SlidingWindowPacer(), rate: new SharedRate() };
+		pacings.set(credentialKey, pacing);
+	}
+	return pacing;
+}
+
+/** Waits for a start within the announced limit and this process's shared-key rate. */
+export async function waitForTurn({ pacer, rate }: Pacing) {
+	pacer.limit = rate.limit;
+	const { waitMs, slot } = pacer.reserve(performance.now(), rate.spacingMs);
+	if (waitMs > 0) await sleep(waitMs);
+	return { slot, waitMs };
 }

@@ -6,9 +6,9 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { contentLengthOf, isHttpUrl, mimeTypeFromResponse } from '../helpers/files';
-import { privateAddressOf } from '../helpers/networkAddress';
-import { FileDownloadProblem, WatchedDownload, type DownloadLimits } from './fileWatch';
+import { contentLengthOf, isHttpUrl, mimeTypeFromResponse } from './files';
+import { privateAddressOf } from '../shared/networkAddress';
+import { FileDownloadProblem, WatchedDownload, type DownloadLimits } from './watchedDownload';
 
 /**
  * Downloads of submission files into n8n's binary data store. A file address comes from
@@ -18,7 +18,7 @@ import { FileDownloadProblem, WatchedDownload, type DownloadLimits } from './fil
  * watched (stall, deadline, cancel) and its connection closed when it fails.
  */
 
-export { FileDownloadProblem, type DownloadLimits } from './fileWatch';
+export { FileDownloadProblem, type DownloadLimits } from './watchedDownload';
 
 export type FileContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
 

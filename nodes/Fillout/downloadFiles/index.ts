@@ -5,12 +5,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import type { SubmissionFile } from '../helpers/files';
-import { describeFile, filesOfSubmission, megabytesToBytes } from '../helpers/files';
-import type { Submission } from '../helpers/interfaces';
-import type { DownloadLimits, FileContext } from '../transport/files';
-import { downloadFile } from '../transport/files';
-import { itemProblem } from './nodeErrors';
+import type { SubmissionFile } from './files';
+import { describeFile, filesOfSubmission, megabytesToBytes } from './files';
+import type { Submission } from '../shared/interfaces';
+import type { DownloadLimits, FileContext } from './download';
+import { downloadFile } from './download';
+import { itemProblem } from '../shared/nodeErrors';
 
 /**
  * "Download Files": every file a submission carries becomes a binary property of its

@@ -1,17 +1,11 @@
+import type { ServiceFailure } from './errorMessages';
+
 /**
  * When to send a failed request again. Reads (GET) and deletes may be repeated
  * safely. Creating submissions or webhooks is repeated only when the service
  * certainly did not act on it: it answered 429, or no connection was ever made.
  */
 export type RequestSafety = 'repeatable' | 'once';
-
-export interface AttemptFailure {
-	statusCode?: number;
-	/** Node's network error code (ECONNRESET, ECONNREFUSED, …), when no response came. */
-	networkCode?: string;
-	networkMessage?: string;
-	retryAfter?: string;
-}
 
 /** ECONNRESET, UND_ERR_SOCKET …; not an HTTP status. */
 function networkCodeIn(value: unknown): string | undefined {
@@ -25,7 +19,7 @@ function networkCodeIn(value: unknown): string | undefined {
  * client's error as `cause`; n8n 1.x loses it and keeps only the code, as `httpCode`
  * (its message is then n8n's own wording).
  */
-export function networkFailureOf(error: unknown): AttemptFailure {
+export function networkFailureOf(error: unknown): ServiceFailure {
 	let code: string | undefined;
 	let message: string | undefined;
 	let level: unknown = error;
@@ -85,14 +79,14 @@ const TRANSIENT_NETWORK = new Set([
 	'ERR_BAD_RESPONSE',
 ]);
 
-export function neverReachedService(failure: AttemptFailure): boolean {
+export function neverReachedService(failure: ServiceFailure): boolean {
 	return (
 		failure.statusCode === 429 ||
 		(failure.networkCode !== undefined && NEVER_CONNECTED.has(failure.networkCode))
 	);
 }
 
-export function isTransient(failure: AttemptFailure): boolean {
+export function isTransient(failure: ServiceFailure): boolean {
 	if (failure.statusCode !== undefined) return failure.statusCode >= 500;
 	if (
 		failure.networkCode !== undefined &&
@@ -139,7 +133,7 @@ export function rateLimitDelay(
 }
 
 export function retryDecision(
-	failure: AttemptFailure,
+	failure: ServiceFailure,
 	safety: RequestSafety,
 	counts: RetryCounts,
 	now: number,
@@ -161,8 +155,8 @@ export function retryDecision(
  * answer was lost. A "not found" with no such attempt before it stays one.
  */
 export function deletedByEarlierAttempt(
-	last: AttemptFailure,
-	earlier: readonly AttemptFailure[],
+	last: ServiceFailure,
+	earlier: readonly ServiceFailure[],
 ): boolean {
 	return last.statusCode === 404 && earlier.some((failure) => !neverReachedService(failure));
 }
