@@ -16,8 +16,11 @@ export interface StoppedImport {
 	created: readonly CreatedItem[];
 	/** Items Fillout named a problem of, with its words. */
 	rejected: ReadonlyArray<{ itemIndex: number; issue: string }>;
-	/** Items of a request Fillout refused as a whole: nothing of it was created. */
-	refused: readonly number[];
+	/**
+	 * Items of requests Fillout refused as a whole (nothing of them was created), one
+	 * entry per request; `withRejected`: the request also held a rejected item.
+	 */
+	refused: ReadonlyArray<{ items: readonly number[]; withRejected: boolean }>;
 	/** Items of a request that may or may not have been processed. */
 	uncertain: readonly number[];
 	notSent: readonly number[];
@@ -46,11 +49,14 @@ export function stoppedImportDescription(stopped: StoppedImport): string {
 	const notCreated: string[] = [];
 	if (rejected.length)
 		notCreated.push(`${itemsNamed(rejected.map((r) => r.itemIndex))} (rejected)`);
-	if (refused.length) {
-		const why = rejected.length
-			? 'sent in the same request, which Fillout refused as a whole'
-			: 'Fillout refused their request';
-		notCreated.push(`${itemsNamed(refused)} (${why})`);
+	for (const withRejected of [true, false]) {
+		const requests = refused.filter((request) => request.withRejected === withRejected);
+		if (requests.length === 0) continue;
+		const plural = requests.length === 1 ? '' : 's';
+		const why = withRejected
+			? `sent in the same request${plural}, which Fillout refused as a whole`
+			: `Fillout refused their request${plural}`;
+		notCreated.push(`${itemsNamed(requests.flatMap((request) => request.items))} (${why})`);
 	}
 	if (notSent.length) notCreated.push(`${itemsNamed(notSent)} (not sent)`);
 	if (notCreated.length) sentences.push(`Not created: ${notCreated.join(', ')}.`);
@@ -79,18 +85,19 @@ export interface StoppedFailure {
 }
 
 /**
- * The error that stops an import at a failed request: its first failure, and what
- * became of every item, so that re-running the items that were not created creates
- * nothing twice.
+ * The error that stops an import at its failed requests (in the order sent, each with
+ * its failures): the first failure, and what became of every item, so that re-running
+ * the items that were not created creates nothing twice.
  */
 export function stoppedImportWords(
-	failures: readonly StoppedFailure[],
+	failedRequests: ReadonlyArray<readonly StoppedFailure[]>,
 	created: readonly CreatedItem[],
 	notSent: readonly number[],
 ): ErrorText & { itemIndex: number } {
+	const failures = failedRequests.flat();
 	const [headline] = failures;
-	const indexesOf = (outcome: StoppedFailure['outcome']) =>
-		failures.filter((failure) => failure.outcome === outcome).map((failure) => failure.itemIndex);
+	const indexesIn = (request: readonly StoppedFailure[], outcome: StoppedFailure['outcome']) =>
+		request.filter((failure) => failure.outcome === outcome).map((failure) => failure.itemIndex);
 	const progress = stoppedImportDescription({
 		created,
 		rejected: failures.flatMap((failure) =>
@@ -98,8 +105,13 @@ export function stoppedImportWords(
 				? [{ itemIndex: failure.itemIndex, issue: failure.issue ?? failure.message }]
 				: [],
 		),
-		refused: indexesOf('refused'),
-		uncertain: indexesOf('uncertain'),
+		refused: failedRequests
+			.map((request) => ({
+				items: indexesIn(request, 'refused'),
+				withRejected: indexesIn(request, 'rejected').length > 0,
+			}))
+			.filter((request) => request.items.length > 0),
+		uncertain: failedRequests.flatMap((request) => indexesIn(request, 'uncertain')),
 		notSent,
 	});
 	const { itemIndex, description: cause } = headline;

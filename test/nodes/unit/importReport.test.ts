@@ -30,7 +30,7 @@ describe('an import that stopped part way', () => {
 				{ itemIndex: 13, issue: 'question "Age": Expected number' },
 				{ itemIndex: 15, issue: 'submissionTime: Invalid datetime' },
 			],
-			refused: [12, 14],
+			refused: [{ items: [12, 14], withRejected: true }],
 			uncertain: [],
 			notSent: [2, 3, 4],
 		});
@@ -62,7 +62,7 @@ describe('an import that stopped part way', () => {
 			stoppedImportDescription({
 				created: [],
 				rejected: [],
-				refused: [0, 1],
+				refused: [{ items: [0, 1], withRejected: false }],
 				uncertain: [],
 				notSent: [],
 			}),
@@ -72,14 +72,16 @@ describe('an import that stopped part way', () => {
 	it('the stopping error: its first failure named at its item, its cause, then what became of every item', () => {
 		const words = stoppedImportWords(
 			[
-				{
-					itemIndex: 21,
-					outcome: 'refused',
-					message: 'Form f1 not found',
-					description: 'Fillout said: "gone"',
-					httpCode: '404',
-				},
-				{ itemIndex: 20, outcome: 'refused', message: 'Form f1 not found' },
+				[
+					{
+						itemIndex: 21,
+						outcome: 'refused',
+						message: 'Form f1 not found',
+						description: 'Fillout said: "gone"',
+						httpCode: '404',
+					},
+					{ itemIndex: 20, outcome: 'refused', message: 'Form f1 not found' },
+				],
 			],
 			created(0, 1),
 			[22],
@@ -91,6 +93,57 @@ describe('an import that stopped part way', () => {
 				'Run again only the items that were not created: an item created once and run again is created twice.',
 			httpCode: '404',
 			itemIndex: 21,
+		});
+	});
+
+	it('several requests in flight failed: each named once, the first in the order sent heads the error', () => {
+		const refused = (itemIndex: number) => ({
+			itemIndex,
+			outcome: 'refused' as const,
+			message: `Not created because item 13 of the same request was rejected [item ${itemIndex}]`,
+		});
+		const words = stoppedImportWords(
+			[
+				[
+					{
+						itemIndex: 13,
+						outcome: 'rejected',
+						issue: 'question "Age": Expected number',
+						message: 'Fillout rejected question "Age": Expected number [item 13]',
+						httpCode: '400',
+					},
+					...[10, 11, 12, 14].map(refused),
+				],
+				[20, 21].map((itemIndex) => ({
+					itemIndex,
+					outcome: 'uncertain' as const,
+					message: `Fillout may or may not have created the submissions of items 20–21 [item ${itemIndex}]`,
+				})),
+				[30].map((itemIndex) => ({
+					itemIndex,
+					outcome: 'refused' as const,
+					message: 'Fillout refused the credentials',
+				})),
+				[40].map((itemIndex) => ({
+					itemIndex,
+					outcome: 'refused' as const,
+					message: 'Fillout refused the credentials',
+				})),
+			],
+			created(0, 9),
+			[50, 51],
+		);
+		expect(words).toEqual({
+			message:
+				'Import stopped after items 0–9 were created: Fillout rejected question "Age": Expected number [item 13]',
+			description:
+				'Created (item → submission ID): 0 → s0, 1 → s1, 2 → s2, 3 → s3, 4 → s4, 5 → s5, 6 → s6, 7 → s7, 8 → s8, 9 → s9. ' +
+				'May or may not have been created: items 20–21. ' +
+				'Not created: item 13 (rejected), items 10–12, 14 (sent in the same request, which Fillout refused as a whole), ' +
+				'items 30, 40 (Fillout refused their requests), items 50–51 (not sent). ' +
+				'Run again only the items that were not created, after checking the form’s results in Fillout for those that may have been: an item created once and run again is created twice.',
+			httpCode: '400',
+			itemIndex: 13,
 		});
 	});
 });
