@@ -3,12 +3,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import type { Submission } from '../shared/interfaces';
 import { formIdForTrigger } from '../shared/parameters';
 import { readSubmissions, readSubmissionsUntil } from '../reading/readSubmissions';
-import {
-	FILES_KEY,
-	fileSettingsOf,
-	itemsWithFiles,
-	type FileFailureMode,
-} from '../downloadFiles';
+import { FILES_KEY, fileSettingsOf, itemsWithFiles, type FileFailureMode } from '../downloadFiles';
 import { firstWarning, recallPollState, rememberPollState } from '../shared/processMemory';
 import { submissionItem } from '../shared/submissionItem';
 import { getFormMetadata } from '../transport';

@@ -19,7 +19,7 @@ import { NODE_TYPES } from './paths';
 import { waitFor } from './processes';
 import type { SandboxControl } from './sandbox';
 import { credentialsOf, formById, type CredentialRef } from './workflows';
-import { unique } from '.';
+import { unique } from './index';
 
 export const FILE_QUESTIONS = [
 	{ id: 'qName', name: 'Name', type: 'ShortAnswer' },

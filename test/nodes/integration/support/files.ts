@@ -5,7 +5,7 @@ import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../../../../sandbox';
 import { fileOriginFor } from '../../../../sandbox/files';
-import { control, newForm } from '.';
+import { control, newForm } from './index';
 
 export function sha256(bytes: Uint8Array): string {
 	return createHash('sha256').update(bytes).digest('hex');
