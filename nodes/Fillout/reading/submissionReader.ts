@@ -180,7 +180,9 @@ export class SubmissionReader<T extends PagedSubmission> {
 				mayEnd: top ? (): boolean => this.othersFinished(pager) : undefined,
 			});
 			const range = this.addRange(pager, start.timeMs, endMs);
-			pager.receiveFirst(start.query, { responses: start.responses });
+			// Fillout's count is the first page's range's: it goes with that page alone.
+			const total = k === 0 ? this.probes[0].answer?.totalResponses : undefined;
+			pager.receiveFirst(start.query, { responses: start.responses, totalResponses: total });
 			const anchor = lastReadableTime(start.responses);
 			range.complete = endMs !== undefined && anchor !== undefined && anchor >= endMs;
 		});
