@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Submission, SubmissionPage } from '../shared/interfaces';
 import { FILLOUT_REQUESTS_PER_WINDOW as REQUESTS_PER_SECOND } from '../transport/pacing';
 import { filloutRequest, type FilloutContext, type FilloutRequest } from '../transport';
-import type { PageQuery, PagerOptions } from './submissionPager';
+import { MAX_PAGE_SIZE, type PageQuery, type PagerOptions } from './submissionPager';
 import { MAX_RANGES, SubmissionReader, type ReaderRequest } from './submissionReader';
 
 /**
@@ -51,12 +51,17 @@ export async function readSubmissionsUntil(
 	limits: ReadLimits,
 ): Promise<PartialRead> {
 	const { stopAtMs, mayStop = () => true } = limits;
-	// A read that may stop early reads one range: what it read is then always a prefix.
-	const reader = new SubmissionReader<Submission>(pagerOptions, stopAtMs === undefined);
+	// Split only a read that can end before its stop time: ranges side by side read the
+	// listing's start more slowly, and a read that stops keeps only that start.
+	const reader = new SubmissionReader<Submission>(
+		pagerOptions,
+		(count) => stopAtMs === undefined || Date.now() + secondsToRead(count) * 1000 < stopAtMs,
+	);
 	const page = pageSender(ctx, formId, fixedQuery, limits);
 	const inFlight = new Set<Promise<void>>();
 	let queue: ReaderRequest[] = [];
 	let failure: { error: unknown } | undefined;
+	let stopped = false;
 	// Pages in flight: enough for the shortest answer time seen (longer ones include the
 	// pacer's own wait, which more pages in flight would only lengthen).
 	let fastestMs = Infinity;
@@ -65,7 +70,7 @@ export async function readSubmissionsUntil(
 		const startedMs = Date.now();
 		const sent = page(request.query)
 			.then(({ answer, servedAtMs }) => {
-				if (failure) return;
+				if (failure || stopped) return;
 				fastestMs = Math.min(fastestMs, Date.now() - startedMs);
 				most = inFlightFor(fastestMs);
 				reader.receive(request.id, answer, servedAtMs);
@@ -78,8 +83,8 @@ export async function readSubmissionsUntil(
 	};
 	while (!reader.finished && !failure) {
 		if (stopAtMs !== undefined && Date.now() >= stopAtMs && mayStop(reader.prefix())) {
-			await Promise.all(inFlight);
-			if (failure) break;
+			// Pages still on their way are not waited for: their answers are dropped.
+			stopped = true;
 			return { submissions: reader.prefix(), complete: false };
 		}
 		queue = [...queue, ...reader.ready()].sort((a, b) => a.rank - b.rank);
@@ -90,6 +95,11 @@ export async function readSubmissionsUntil(
 	await Promise.all(inFlight);
 	if (failure) throw failure.error;
 	return { submissions: reader.results(), complete: true };
+}
+
+/** Seconds Fillout's rate needs for the pages of `count` submissions. */
+function secondsToRead(count: number): number {
+	return Math.ceil(count / (MAX_PAGE_SIZE - 1)) / REQUESTS_PER_SECOND;
 }
 
 /** Pages in flight that keep Fillout's rate busy when an answer takes `tookMs`. */

@@ -56,10 +56,10 @@ export class SubmissionReader<T extends PagedSubmission> {
 	/** Boundaries later than this are not used: an edit may move a submission to the present. */
 	private presentMs = Infinity;
 
-	/** `split`: whether Return All may be read in several ranges side by side. */
+	/** `maySplit(count)`: whether a read of `count` submissions may be split into ranges. */
 	constructor(
 		options: PagerOptions,
-		private readonly split = true,
+		private readonly maySplit: (count: number) => boolean = () => true,
 	) {
 		this.options = options;
 		this.pageSize = Math.max(2, Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE));
@@ -148,7 +148,7 @@ export class SubmissionReader<T extends PagedSubmission> {
 		// leaves its last page a slot for the next range's first, which inclusive bounds list.
 		const ranges = Math.min(MAX_RANGES, Math.floor(count / (2 * step)));
 		const full = Array.isArray(answer.responses) && answer.responses.length >= this.pageSize;
-		if (this.split && ranges >= 2 && full) {
+		if (ranges >= 2 && full && this.maySplit(count)) {
 			const spacing = Math.max(step, Math.floor(count / (ranges * step)) * step - 2);
 			for (let k = 1; k < ranges; k++) {
 				const probe: Probe<T> = { query: { ...query, offset: k * spacing } };
