@@ -252,7 +252,10 @@ export async function handleApi(
 	// Unknown routes are counted together under one name.
 	ctx.stats.count(`${method} /v1/api${match.kind === 'found' ? match.route.template : '/*'}`, key);
 
-	if (ctx.faults.latencyMs > 0) await sleep(ctx.faults.latencyMs);
+	if (ctx.faults.latencyMs > 0) {
+		ctx.stats.enter(key);
+		await sleep(ctx.faults.latencyMs).finally(() => ctx.stats.leave(key));
+	}
 	if (ctx.faults.takeDrop(method, path)) return { kind: 'drop' };
 	const forced = ctx.faults.takeFailure(method, path);
 	if (forced) {

@@ -4,9 +4,11 @@ export interface Counters {
 	total: number;
 	rateLimited: number;
 	requests: Record<string, number>;
+	/** API requests being answered at once, at most (they overlap during the added latency). */
+	mostAtOnce: number;
 }
 
-const emptyCounters = (): Counters => ({ total: 0, rateLimited: 0, requests: {} });
+const emptyCounters = (): Counters => ({ total: 0, rateLimited: 0, requests: {}, mostAtOnce: 0 });
 
 export class Stats {
 	private all = emptyCounters();
@@ -17,6 +19,23 @@ export class Stats {
 		for (const counters of this.targets(key)) {
 			counters.total++;
 			counters.requests[route] = (counters.requests[route] ?? 0) + 1;
+		}
+	}
+
+	private atOnce = new Map<Counters, number>();
+
+	/** Marks an API request as being answered until `leave`. */
+	enter(key: string): void {
+		for (const counters of this.targets(key)) {
+			const now = (this.atOnce.get(counters) ?? 0) + 1;
+			this.atOnce.set(counters, now);
+			counters.mostAtOnce = Math.max(counters.mostAtOnce, now);
+		}
+	}
+
+	leave(key: string): void {
+		for (const counters of this.targets(key)) {
+			this.atOnce.set(counters, Math.max(0, (this.atOnce.get(counters) ?? 0) - 1));
 		}
 	}
 
@@ -41,5 +60,6 @@ export class Stats {
 	reset(): void {
 		this.all = emptyCounters();
 		this.byKey.clear();
+		this.atOnce.clear();
 	}
 }

@@ -138,6 +138,21 @@ describe('Start From', () => {
 		expect((await trigger.poll()).items).toBeNull();
 	});
 
+	it('The Beginning at 300 ms per request: the backfill of 3,000 keeps several pages in flight, each once, in order', async () => {
+		const formId = await formWith(3_000);
+		await control(sandbox(), 'POST', '/faults', { latencyMs: 300 });
+		const trigger = pollingTrigger(sandbox(), formId, { startFrom: 'beginning' });
+		await control(sandbox(), 'POST', '/stats/reset');
+		const backfill = await trigger.activate();
+		const stats = await control(sandbox(), 'GET', '/stats');
+		await control(sandbox(), 'DELETE', '/faults');
+		const ids = idsOf(backfill.items);
+		expect(new Set(ids).size).toBe(3_000);
+		const times = backfill.items!.map((item) => Date.parse(item.json.submissionTime as string));
+		expect(times).toEqual([...times].sort((a, b) => a - b));
+		expect(stats.mostAtOnce).toBeGreaterThanOrEqual(3);
+	});
+
 	it("a backfill longer than n8n's poll budget comes over several polls: each once, in order, none lost", async () => {
 		const formId = await formWith(900);
 		// 300 at one instant, across page boundaries, where a poll may stop.

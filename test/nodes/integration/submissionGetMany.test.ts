@@ -77,6 +77,39 @@ describe('Submission → Get Many: Return All costs at most ceil(N / 150) + 1 re
 	});
 });
 
+describe('Submission → Get Many: pages in flight', () => {
+	afterEach(async () => {
+		await control(sandbox(), 'DELETE', '/faults');
+	});
+
+	it('Return All of 3,000 at 300 ms per request keeps several pages in flight, each submission once, in order', async () => {
+		const formId = await formWith(3_000);
+		await control(sandbox(), 'POST', '/faults', { latencyMs: 300 });
+		await control(sandbox(), 'POST', '/stats/reset');
+		const { result, listRequests } = await getMany(formId);
+		const stats = await control(sandbox(), 'GET', '/stats');
+		expect(result.error).toBeUndefined();
+		const ids = jsonOf(result).map((s) => s.submissionId);
+		expect(new Set(ids).size).toBe(3_000);
+		const times = jsonOf(result).map((s) => Date.parse(String(s.submissionTime)));
+		expect(times).toEqual([...times].sort((a, b) => a - b));
+		// Fillout's 5 requests/s at 300 ms per answer: 2 in flight at least, 3 when measured.
+		expect(stats.mostAtOnce).toBeGreaterThanOrEqual(3);
+		expect(listRequests).toBeLessThanOrEqual(Math.ceil(3_000 / 150) + 2);
+	});
+
+	it('a Limit read stays one request, one at a time', async () => {
+		const formId = await formWith(3_000);
+		await control(sandbox(), 'POST', '/faults', { latencyMs: 300 });
+		await control(sandbox(), 'POST', '/stats/reset');
+		const { result, listRequests } = await getMany(formId, { returnAll: false, limit: 10 });
+		const stats = await control(sandbox(), 'GET', '/stats');
+		expect(jsonOf(result)).toHaveLength(10);
+		expect(listRequests).toBe(1);
+		expect(stats.mostAtOnce).toBe(1);
+	});
+});
+
 describe('Submission → Get Many: Limit', () => {
 	it('stops as soon as it has enough: Limit 30 is one request', async () => {
 		const formId = await formWith(500);
