@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Submission, SubmissionPage } from '../shared/interfaces';
 import { FILLOUT_REQUESTS_PER_WINDOW as REQUESTS_PER_SECOND } from '../transport/pacing';
 import { filloutRequest, type FilloutContext, type FilloutRequest } from '../transport';
-import { MAX_PAGE_SIZE, type PageQuery, type PagerOptions } from './submissionPager';
+import { MAX_PAGE_SIZE, type PageQuery } from './pages';
+import type { PagerOptions } from './submissionPager';
 import { MAX_RANGES, SubmissionReader, type ReaderRequest } from './submissionReader';
 
 /**

@@ -8,26 +8,20 @@
  */
 
 import { InstantReading } from './instantReading';
-
-export type SortOrder = 'asc' | 'desc';
-
-export interface PageQuery {
-	limit: number;
-	sort: SortOrder;
-	offset?: number;
-	afterDate?: string;
-	beforeDate?: string;
-}
-
-export interface PagedSubmission {
-	submissionId: string;
-	submissionTime: string;
-}
-
-export interface PageAnswer<T extends PagedSubmission> {
-	responses: T[];
-	totalResponses?: number;
-}
+import {
+	MAX_PAGE_SIZE,
+	describeRange,
+	findLastIndex,
+	idOf,
+	byTime,
+	rangeBounds,
+	type Entry,
+	timeOf,
+	type PageAnswer,
+	type PageQuery,
+	type PagedSubmission,
+	type SortOrder,
+} from './pages';
 
 export interface PagerOptions {
 	sort: SortOrder;
@@ -38,36 +32,14 @@ export interface PagerOptions {
 	maxItems?: number;
 	/** At most Fillout's maximum `limit`, 150. */
 	pageSize?: number;
-	/**
-	 * Asked when a short page would end the read: while it says no, the read waits
-	 * (`next()` gives nothing) and then reads on from where it was.
-	 */
+	/** Asked when a short page would end the read: while no, the read waits, then reads on. */
 	mayEnd?: () => boolean;
 }
 
-export const MAX_PAGE_SIZE = 150;
-/**
- * Requests in a row that bring nothing new before giving up. A correct service needs a
- * few after deletions (pages dropped, then re-read); this stops one that loops.
- */
+/** Requests in a row with nothing new before giving up (deletions cost a few; loops more). */
 const MAX_STALLED_REQUESTS = 30;
-/**
- * Short pages in a row below Fillout's count that bring nothing new before giving up. The
- * count may be taken apart from the page, so one deletion in between makes one such page.
- */
+/** Short pages in a row below Fillout's count (taken apart from the page) before giving up. */
 const MAX_SHORT_BELOW_COUNT = 5;
-
-interface Entry<T> {
-	item: T;
-	/** Milliseconds, or undefined when `submissionTime` cannot be read. */
-	time?: number;
-	order: number;
-}
-
-export function timeOf(item: PagedSubmission): number | undefined {
-	const ms = typeof item.submissionTime === 'string' ? Date.parse(item.submissionTime) : NaN;
-	return Number.isNaN(ms) ? undefined : ms;
-}
 
 export class SubmissionPager<T extends PagedSubmission> {
 	/** The order asked for. */
@@ -189,7 +161,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (this.shortBelowCount >= MAX_SHORT_BELOW_COUNT) {
 			// Short pages below the count, and reading on from them brought nothing.
 			throw new Error(
-				`Fillout counted ${total} submissions in ${this.describeRange(query)} but listed only ${reached} (offset ${offset}, ${responses.length} returned where ${query.limit} were asked for), ${this.shortBelowCount} times in a row; the read stopped rather than return an incomplete list. Try again; if this persists, narrow the date filters.`,
+				`Fillout counted ${total} submissions in ${describeRange(query)} but listed only ${reached} (offset ${offset}, ${responses.length} returned where ${query.limit} were asked for), ${this.shortBelowCount} times in a row; the read stopped rather than return an incomplete list. Try again; if this persists, narrow the date filters.`,
 			);
 		}
 		this.continueFrom(query, responses);
@@ -197,15 +169,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 
 	/** Everything read, each submission once, in the requested order (cut to the limit). */
 	results(): T[] {
-		const direction = this.readSort === 'asc' ? 1 : -1;
-		// A submission without a readable time keeps its place after the one read before it.
-		let carried = direction * Number.MIN_SAFE_INTEGER;
-		const keyed = [...this.entries.values()].map((entry) => {
-			carried = entry.time ?? carried;
-			return { entry, key: carried };
-		});
-		keyed.sort((a, b) => direction * (a.key - b.key) || a.entry.order - b.entry.order);
-		const items = keyed.map(({ entry }) => entry.item);
+		const items = byTime([...this.entries.values()], this.readSort);
 		if (this.readSort !== this.sort) items.reverse();
 		return this.maxItems === undefined ? items : items.slice(0, this.maxItems);
 	}
@@ -232,7 +196,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		this.stalled = added ? 0 : this.stalled + 1;
 		if (this.stalled < MAX_STALLED_REQUESTS) return;
 		throw new Error(
-			`Fillout answered ${this.stalled} requests in a row with no submission not already read (last: offset ${query.offset ?? 0} in ${this.describeRange(query)}); the read stopped rather than loop. Try again.`,
+			`Fillout answered ${this.stalled} requests in a row with no submission not already read (last: offset ${query.offset ?? 0} in ${describeRange(query)}); the read stopped rather than loop. Try again.`,
 		);
 	}
 
@@ -303,40 +267,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		return this.readSort === 'asc' ? time > this.rangeTime : time < this.rangeTime;
 	}
 
-	/** The user's bounds, narrowed to start at the range's first instant. */
 	private rangeBounds(): { afterDate?: string; beforeDate?: string } {
-		const bounds: { afterDate?: string; beforeDate?: string } = {};
-		if (this.userAfter !== undefined) bounds.afterDate = this.userAfter;
-		if (this.userBefore !== undefined) bounds.beforeDate = this.userBefore;
-		if (this.rangeTime === undefined) return bounds;
-		if (this.readSort === 'asc') {
-			const from = this.rangeTime - 1;
-			if (!(Date.parse(this.userAfter ?? '') >= from)) bounds.afterDate = isoOf(from);
-		} else {
-			const from = this.rangeTime + 1;
-			if (!(Date.parse(this.userBefore ?? '') <= from)) bounds.beforeDate = isoOf(from);
-		}
-		return bounds;
+		return rangeBounds(this.userAfter, this.userBefore, this.rangeTime, this.readSort);
 	}
-
-	private describeRange(query: PageQuery): string {
-		const parts = [
-			query.afterDate === undefined ? undefined : `after ${query.afterDate}`,
-			query.beforeDate === undefined ? undefined : `before ${query.beforeDate}`,
-		].filter((part) => part !== undefined);
-		return parts.length === 0 ? 'the form' : `the range ${parts.join(' and ')}`;
-	}
-}
-
-function idOf(item: PagedSubmission): string {
-	return item.submissionId;
-}
-
-function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
-	for (let i = items.length - 1; i >= 0; i--) if (test(items[i])) return i;
-	return -1;
-}
-
-function isoOf(ms: number): string {
-	return new Date(ms).toISOString();
 }

@@ -9,13 +9,15 @@
 
 import {
 	MAX_PAGE_SIZE,
-	SubmissionPager,
+	instantStart,
+	isoOf,
+	lastReadableTime,
 	timeOf,
 	type PageAnswer,
 	type PageQuery,
 	type PagedSubmission,
-	type PagerOptions,
-} from './submissionPager';
+} from './pages';
+import { SubmissionPager, type PagerOptions } from './submissionPager';
 
 /** Ranges read side by side: at 1 s per request, Fillout's 5 requests/s needs 5 in flight. */
 export const MAX_RANGES = 8;
@@ -269,26 +271,4 @@ function isFinished<T extends PagedSubmission>(range: Range<T>): boolean {
 
 function responsesOf<T extends PagedSubmission>(answer: PageAnswer<T> | undefined): T[] {
 	return Array.isArray(answer?.responses) ? answer.responses : [];
-}
-
-/** The index of the first submission later than the one before it, or -1. */
-function instantStart(responses: readonly PagedSubmission[]): number {
-	for (let i = 1; i < responses.length; i++) {
-		const before = timeOf(responses[i - 1]);
-		const at = timeOf(responses[i]);
-		if (before !== undefined && at !== undefined && at > before) return i;
-	}
-	return -1;
-}
-
-function lastReadableTime(responses: readonly PagedSubmission[]): number | undefined {
-	for (let i = responses.length - 1; i >= 0; i--) {
-		const time = timeOf(responses[i]);
-		if (time !== undefined) return time;
-	}
-	return undefined;
-}
-
-function isoOf(ms: number): string {
-	return new Date(ms).toISOString();
 }

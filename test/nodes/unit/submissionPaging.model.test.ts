@@ -4,7 +4,7 @@ import {
 	SubmissionReader,
 	type ReaderRequest,
 } from '../../../nodes/Fillout/reading/submissionReader';
-import type { PageQuery } from '../../../nodes/Fillout/reading/submissionPager';
+import type { PageQuery } from '../../../nodes/Fillout/reading/pages';
 import type { ListAnswer, ModelRow } from './support/listModel';
 import { ListModel, prng } from './support/listModel';
 

@@ -1,8 +1,5 @@
-import type {
-	PageAnswer,
-	PageQuery,
-	PagerOptions,
-} from '../../../nodes/Fillout/reading/submissionPager';
+import type { PageAnswer, PageQuery } from '../../../nodes/Fillout/reading/pages';
+import type { PagerOptions } from '../../../nodes/Fillout/reading/submissionPager';
 import { SubmissionPager } from '../../../nodes/Fillout/reading/submissionPager';
 import type { ListAnswer, ModelRow } from './support/listModel';
 import { ListModel } from './support/listModel';

@@ -1,4 +1,4 @@
-import type { PageQuery, PagedSubmission } from '../../../../nodes/Fillout/reading/submissionPager';
+import type { PageQuery, PagedSubmission } from '../../../../nodes/Fillout/reading/pages';
 
 /**
  * A model of Fillout's list endpoint (`GET /forms/{id}/submissions`) over an in-memory
