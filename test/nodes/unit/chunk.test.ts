@@ -1,4 +1,4 @@
-import { chunk, groupBy } from '../../../nodes/Fillout/helpers/chunk';
+import { chunk, groupBy } from '../../../nodes/Fillout/actions/submission/create/chunk';
 
 describe('chunk', () => {
 	it.each([

@@ -1,5 +1,11 @@
-import type { Batch, CreateAnswer } from '../../../nodes/Fillout/helpers/createVerdict';
-import { afterResend, batchVerdict } from '../../../nodes/Fillout/helpers/createVerdict';
+import type {
+	Batch,
+	CreateAnswer,
+} from '../../../nodes/Fillout/actions/submission/create/batchOutcome';
+import {
+	afterResend,
+	batchVerdict,
+} from '../../../nodes/Fillout/actions/submission/create/batchOutcome';
 
 const apiRoot = 'https://api.fillout.com/v1/api';
 const fieldNames = new Map([['q1', 'Name']]);

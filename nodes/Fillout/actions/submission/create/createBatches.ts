@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chunk, groupBy } from '../../helpers/chunk';
-import type { Batch, BatchVerdict, ItemFailure, PreparedItem } from '../../helpers/createVerdict';
-import { afterResend, batchVerdict } from '../../helpers/createVerdict';
-import type { CreatedItem, StoppedFailure } from '../../helpers/importReport';
-import { stoppedImportWords } from '../../helpers/importReport';
-import type { Submission } from '../../helpers/interfaces';
-import { errorItem } from '../../shared/itemLoop';
-import { apiError } from '../../shared/nodeErrors';
-import { sendFilloutRequest } from '../../transport';
+import { chunk, groupBy } from './chunk';
+import type { Batch, BatchVerdict, ItemFailure, PreparedItem } from './batchOutcome';
+import { afterResend, batchVerdict } from './batchOutcome';
+import type { CreatedItem, StoppedFailure } from './importReport';
+import { stoppedImportWords } from './importReport';
+import type { Submission } from '../../../helpers/interfaces';
+import { errorItem } from '../../../shared/itemLoop';
+import { apiError } from '../../../shared/nodeErrors';
+import { sendFilloutRequest } from '../../../transport';
 
 /** Fillout accepts at most 10 submissions per create request. */
 export const SUBMISSIONS_PER_REQUEST = 10;

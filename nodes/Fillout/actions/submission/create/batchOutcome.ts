@@ -1,10 +1,14 @@
 import type { CreatePayload } from './createPayload';
-import type { ErrorWords, FailedRequest, ValidationIssue } from './failures';
-import { describeFailedRequest, parseValidationIssues, serviceMessage } from './failures';
-import type { Submission } from './interfaces';
+import type { ErrorWords, FailedRequest, ValidationIssue } from '../../../helpers/failures';
+import {
+	describeFailedRequest,
+	parseValidationIssues,
+	serviceMessage,
+} from '../../../helpers/failures';
+import type { Submission } from '../../../helpers/interfaces';
 import { attributeIssues } from './issuesByItem';
-import { atItem, itemsNamed } from './itemNumbers';
-import { neverReachedService } from './retry';
+import { atItem, itemsNamed } from '../../../helpers/itemNumbers';
+import { neverReachedService } from '../../../helpers/retry';
 
 /**
  * What became of each item of a create request, judged from Fillout's answer alone.

@@ -1,5 +1,5 @@
-import type { ErrorWords } from './failures';
-import { atItem, itemsNamed } from './itemNumbers';
+import type { ErrorWords } from '../../../helpers/failures';
+import { atItem, itemsNamed } from '../../../helpers/itemNumbers';
 
 /**
  * The words of an import that stopped part way: which items Fillout created (with

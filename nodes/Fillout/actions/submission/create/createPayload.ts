@@ -2,9 +2,9 @@ import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 
 import type { BuiltAnswers } from './answers';
 import { buildAnswers } from './answers';
-import { isEmptyDate } from './dates';
+import { isEmptyDate } from '../../../helpers/dates';
 import { paymentValue, requestDate, schedulingValue } from './extraFields';
-import type { FormMetadata, FormQuestion, NamedField } from './interfaces';
+import type { FormMetadata, FormQuestion, NamedField } from '../../../helpers/interfaces';
 
 /**
  * Create's items checked and turned into request entries, before anything is sent.

@@ -1,5 +1,5 @@
-import type { ValidationIssue } from './failures';
-import { formatIssuePath } from './failures';
+import type { ValidationIssue } from '../../../helpers/failures';
+import { formatIssuePath } from '../../../helpers/failures';
 
 /** What was sent for one item in a create request, to name the fields of its issues. */
 export interface SentItem {
