@@ -18,14 +18,14 @@ export const SUBMISSIONS_PER_REQUEST = 10;
  * second, so the pacer stays the only wait while an answer takes up to ~1 s (at 300 ms,
  * 2 would do).
  */
-export const REQUESTS_IN_FLIGHT = 5;
+const REQUESTS_IN_FLIGHT = 5;
 
 /**
  * Sends the prepared items, per form and 10 per request, up to REQUESTS_IN_FLIGHT
  * requests at a time, in item order. Each created submission goes to `output` at its
  * item's place, and so does each failure with Continue On Fail. Without it, a failure
- * stops the import: no further request starts, those in flight are answered, and the
- * error says what became of every item.
+ * stops the import: no further request starts (one waiting for its turn at the pacer
+ * has started), those in flight are answered, and the error says what became of every item.
  */
 export async function sendBatches(
 	ctx: IExecuteFunctions,
