@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { formIdForEditor } from '../shared/parameters';
-import { questionColumns } from '../helpers/answers';
+import { questionColumns } from '../actions/submission/create/answerColumns';
 import { getFormMetadata } from '../transport';
 
 /** One column per question of the chosen form (questions of unknown types are left out). */

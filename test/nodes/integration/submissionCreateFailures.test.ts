@@ -133,6 +133,14 @@ describe('a batch Fillout refuses as a whole: nothing of it is created', () => {
 		);
 	});
 
+	it('a credential without a usable Base URL: the import fails with its error, nothing is sent', async () => {
+		const form = await newForm(sandbox(), { questions });
+		const run = await create(form.id, { inputItems: people(25), baseUrl: 'fillout.example.com' });
+		expect(run.posts).toBe(0);
+		expect(run.result.error?.message).toBe('The Fillout credential has no valid Base URL');
+		expect(run.result.items).toEqual([]);
+	});
+
 	it('with Continue On Fail, each item of the refused batch is an error item and the next batch is sent', async () => {
 		const form = await newForm(sandbox(), { questions });
 		await setFaults(sandbox(), { failNext: { ...POST, count: 1, status: 401 } });

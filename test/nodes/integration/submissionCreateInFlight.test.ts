@@ -44,7 +44,14 @@ const server = new CreateFaultServer(sandbox);
 beforeAll(async () => await server.start());
 afterAll(async () => await server.close());
 
-type Category = 'created' | 'uncertain' | 'rejected' | 'refused' | 'notSent';
+/** `refusedWithRejected`: refused for sharing its request with a rejected item. */
+type Category =
+	| 'created'
+	| 'uncertain'
+	| 'rejected'
+	| 'refusedWithRejected'
+	| 'refused'
+	| 'notSent';
 
 interface Case {
 	seed: number;
@@ -143,7 +150,7 @@ function categoryIn(record: CreateRecord, position: number): Category | 'rateLim
 		case 'truncate':
 			return position < fault.keep ? 'created' : 'uncertain';
 		case 'reject':
-			return fault.positions.includes(position) ? 'rejected' : 'refused';
+			return fault.positions.includes(position) ? 'rejected' : 'refusedWithRejected';
 		default:
 			return 'refused';
 	}
@@ -194,10 +201,15 @@ function reportedByError(description: string): Map<number, Reported> {
 		add(item, { category: 'uncertain' });
 	const notCreated = /Not created: (.+?)\.(?: |$)/.exec(description)?.[1] ?? '';
 	for (const [, items, why] of notCreated.matchAll(/(items? [\d–, ]+) \(([^)]*)\)/g)) {
-		const category = why === 'rejected' ? 'rejected' : why === 'not sent' ? 'notSent' : 'refused';
-		for (const item of itemNumbers(items)) add(item, { category });
+		for (const item of itemNumbers(items)) add(item, { category: notCreatedCategory(why) });
 	}
 	return reported;
+}
+
+function notCreatedCategory(why: string): Category {
+	if (why === 'rejected') return 'rejected';
+	if (why === 'not sent') return 'notSent';
+	return why.startsWith('sent in the same request') ? 'refusedWithRejected' : 'refused';
 }
 
 /** Each item's category as the output items say (Continue On Fail, or no failure). */
@@ -213,6 +225,8 @@ function reportedByOutput(items: INodeExecutionData[]): Map<number, Reported> {
 			reported.set(index, { category: 'uncertain' });
 		else if (/^Fillout rejected (?!the request)/.test(error))
 			reported.set(index, { category: 'rejected' });
+		else if (/^Not created because items? [\d–, ]+ of the same request/.test(error))
+			reported.set(index, { category: 'refusedWithRejected' });
 		else reported.set(index, { category: 'refused' });
 	}
 	return reported;

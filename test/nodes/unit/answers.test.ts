@@ -1,9 +1,11 @@
 import {
-	buildAnswers,
-	coerceAnswer,
 	questionColumns,
 	questionsFromColumns,
-} from '../../../nodes/Fillout/helpers/answers';
+} from '../../../nodes/Fillout/actions/submission/create/answerColumns';
+import {
+	buildAnswers,
+	coerceAnswer,
+} from '../../../nodes/Fillout/actions/submission/create/answers';
 import type { FormQuestion } from '../../../nodes/Fillout/shared/interfaces';
 
 const q = (type: string, extra: Partial<FormQuestion> = {}): FormQuestion => ({

@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { CreateInput } from '../../../nodes/Fillout/helpers/createPayload';
+import type { CreateInput } from '../../../nodes/Fillout/actions/submission/create/createPayload';
 import {
 	checkWithForm,
 	checkWithSavedColumns,
 	ignoredFieldsHint,
-} from '../../../nodes/Fillout/helpers/createPayload';
+} from '../../../nodes/Fillout/actions/submission/create/createPayload';
 import type { FormMetadata, FormQuestion } from '../../../nodes/Fillout/shared/interfaces';
 
 const zone = 'Europe/Berlin';

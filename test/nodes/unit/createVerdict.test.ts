@@ -1,5 +1,11 @@
-import type { Batch, CreateAnswer } from '../../../nodes/Fillout/helpers/createVerdict';
-import { afterResend, batchVerdict } from '../../../nodes/Fillout/helpers/createVerdict';
+import type {
+	Batch,
+	CreateResponse,
+} from '../../../nodes/Fillout/actions/submission/create/batchOutcome';
+import {
+	afterResend,
+	batchOutcome,
+} from '../../../nodes/Fillout/actions/submission/create/batchOutcome';
 
 const apiRoot = 'https://api.fillout.com/v1/api';
 const fieldNames = new Map([['q1', 'Name']]);
@@ -18,14 +24,14 @@ function batch(fromSavedColumns = false): Batch {
 	};
 }
 
-const failed = (failure: object): CreateAnswer => ({
+const failed = (failure: object): CreateResponse => ({
 	ok: false,
 	failure,
 	attempts: 1,
 	apiRoot,
 });
 
-function rejectedWith(issues: object[]): CreateAnswer {
+function rejectedWith(issues: object[]): CreateResponse {
 	return failed({
 		statusCode: 400,
 		body: { statusCode: 400, error: 'Bad Request', message: JSON.stringify(issues) },
@@ -37,30 +43,30 @@ const nameIssue = {
 	message: 'Expected string, received number',
 };
 
-describe('the verdict on a create request’s answer', () => {
+describe('the outcome of a create request’s answer', () => {
 	it('pairs created submissions with their items; one missing may or may not exist', () => {
-		const verdict = batchVerdict(batch(), {
+		const outcome = batchOutcome(batch(), {
 			ok: true,
 			body: { submissions: [{ submissionId: 'a' }, { submissionId: 'b' }] as never },
 		});
-		expect(verdict.created).toEqual([
+		expect(outcome.created).toEqual([
 			{ itemIndex: 10, submission: { submissionId: 'a' } },
 			{ itemIndex: 11, submission: { submissionId: 'b' } },
 		]);
-		expect(verdict.failures).toEqual([
+		expect(outcome.failures).toEqual([
 			{
 				itemIndex: 12,
 				outcome: 'uncertain',
 				words: { message: 'Fillout did not return the created submission [item 12]' },
 			},
 		]);
-		expect(verdict.resendable).toEqual([]);
+		expect(outcome.resendable).toEqual([]);
 	});
 
 	it('a rejection: the named item gets Fillout’s words, the others may be sent again', () => {
-		const verdict = batchVerdict(batch(), rejectedWith([nameIssue]));
-		expect(verdict.created).toEqual([]);
-		expect(verdict.failures).toEqual([
+		const outcome = batchOutcome(batch(), rejectedWith([nameIssue]));
+		expect(outcome.created).toEqual([]);
+		expect(outcome.failures).toEqual([
 			{
 				itemIndex: 11,
 				outcome: 'rejected',
@@ -79,21 +85,21 @@ describe('the verdict on a create request’s answer', () => {
 				},
 			})),
 		]);
-		expect(verdict.resendable.map((item) => item.itemIndex)).toEqual([10, 12]);
+		expect(outcome.resendable.map((item) => item.itemIndex)).toEqual([10, 12]);
 	});
 
 	it('a rejection mapped with the saved columns says how to refresh them', () => {
-		const [failure] = batchVerdict(batch(true), rejectedWith([nameIssue])).failures;
+		const [failure] = batchOutcome(batch(true), rejectedWith([nameIssue])).failures;
 		expect(failure.words.description).toMatch(/open the node: it loads the current ones/);
 	});
 
 	it('an issue about the request as a whole: nothing is sent again', () => {
-		const verdict = batchVerdict(
+		const outcome = batchOutcome(
 			batch(),
 			rejectedWith([{ path: ['submissions'], message: 'Too many' }]),
 		);
-		expect(verdict.resendable).toEqual([]);
-		expect(verdict.failures.map((failure) => failure.words.message)).toEqual([
+		expect(outcome.resendable).toEqual([]);
+		expect(outcome.failures.map((failure) => failure.words.message)).toEqual([
 			'Not created because submissions: Too many [item 10]',
 			'Not created because submissions: Too many [item 11]',
 			'Not created because submissions: Too many [item 12]',
@@ -101,14 +107,14 @@ describe('the verdict on a create request’s answer', () => {
 	});
 
 	it('a request refused as a whole, or never sent: every item refused in Fillout’s words', () => {
-		const refused = batchVerdict(batch(), failed({ statusCode: 401 })).failures;
+		const refused = batchOutcome(batch(), failed({ statusCode: 401 })).failures;
 		expect(refused.map((failure) => failure.outcome)).toEqual(['refused', 'refused', 'refused']);
 		expect(refused[0].words).toMatchObject({
 			message: 'Fillout refused the credentials',
 			httpCode: '401',
 			facts: { statusCode: 401 },
 		});
-		const unreachable = batchVerdict(batch(), failed({ networkCode: 'ECONNREFUSED' })).failures;
+		const unreachable = batchOutcome(batch(), failed({ networkCode: 'ECONNREFUSED' })).failures;
 		expect(unreachable[0]).toMatchObject({
 			outcome: 'refused',
 			words: { message: `Could not reach Fillout at ${apiRoot}` },
@@ -117,7 +123,7 @@ describe('the verdict on a create request’s answer', () => {
 
 	it('a server error or a lost answer: every item may or may not have been created', () => {
 		for (const failure of [{ statusCode: 503 }, { networkCode: 'ECONNRESET' }]) {
-			const { failures } = batchVerdict(batch(), failed(failure));
+			const { failures } = batchOutcome(batch(), failed(failure));
 			expect(failures.map((item) => item.outcome)).toEqual(['uncertain', 'uncertain', 'uncertain']);
 			expect(failures[1].words.message).toBe(
 				'Fillout may or may not have created the submissions of items 10–12 [item 11]',
@@ -126,9 +132,9 @@ describe('the verdict on a create request’s answer', () => {
 		}
 	});
 
-	it('after sending the unrejected items again, their new verdict replaces the old', () => {
-		const first = batchVerdict(batch(), rejectedWith([nameIssue]));
-		const resent = batchVerdict(
+	it('after sending the unrejected items again, their new outcome replaces the old', () => {
+		const first = batchOutcome(batch(), rejectedWith([nameIssue]));
+		const resent = batchOutcome(
 			{ formId: 'f1', items: first.resendable },
 			{ ok: true, body: { submissions: [{ submissionId: 'a' }, { submissionId: 'c' }] as never } },
 		);

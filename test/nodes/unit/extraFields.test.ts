@@ -2,7 +2,7 @@ import {
 	paymentValue,
 	requestDate,
 	schedulingValue,
-} from '../../../nodes/Fillout/helpers/extraFields';
+} from '../../../nodes/Fillout/actions/submission/create/extraFields';
 
 const booking = {
 	fullName: 'Ana López',

@@ -2,7 +2,7 @@ import {
 	stoppedImportDescription,
 	stoppedImportMessage,
 	stoppedImportWords,
-} from '../../../nodes/Fillout/helpers/importReport';
+} from '../../../nodes/Fillout/actions/submission/create/importReport';
 
 const created = (from: number, to: number) =>
 	Array.from({ length: to - from + 1 }, (_, i) => ({

@@ -1,4 +1,4 @@
-import { attributeIssues } from '../../../nodes/Fillout/helpers/issuesByItem';
+import { attributeIssues } from '../../../nodes/Fillout/actions/submission/create/issuesByItem';
 
 describe('attributeIssues', () => {
 	const sent = [

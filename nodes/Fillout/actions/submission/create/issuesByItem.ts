@@ -1,5 +1,5 @@
-import type { ValidationIssue } from '../transport/errorMessages';
-import { formatIssuePath } from '../transport/errorMessages';
+import type { ValidationIssue } from '../../../transport/errorMessages';
+import { formatIssuePath } from '../../../transport/errorMessages';
 
 /** What was sent for one item in a create request, to name the fields of its issues. */
 export interface SentItem {

@@ -2,9 +2,9 @@ import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 
 import type { BuiltAnswers } from './answers';
 import { buildAnswers } from './answers';
-import { isEmptyDate } from '../shared/dates';
+import { isEmptyDate } from '../../../shared/dates';
 import { paymentValue, requestDate, schedulingValue } from './extraFields';
-import type { FormMetadata, FormQuestion, NamedField } from '../shared/interfaces';
+import type { FormMetadata, FormQuestion, NamedField } from '../../../shared/interfaces';
 
 /**
  * Create's items checked and turned into request entries, before anything is sent.

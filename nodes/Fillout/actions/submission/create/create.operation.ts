@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ignoredFieldsHint } from '../../helpers/createPayload';
-import { formLocator } from '../../shared/descriptions';
+import { ignoredFieldsHint } from './createPayload';
+import { formLocator } from '../../../shared/descriptions';
 import { sendBatches } from './createBatches';
 import { prepareItems } from './createItems';
 

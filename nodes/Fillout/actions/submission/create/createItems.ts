@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { questionsFromColumns } from '../../helpers/answers';
-import type { CheckedItem, CreateInput } from '../../helpers/createPayload';
-import { checkWithForm, checkWithSavedColumns } from '../../helpers/createPayload';
-import type { PreparedItem } from '../../helpers/createVerdict';
-import type { FormMetadata, FormQuestion } from '../../shared/interfaces';
-import { failedItem } from '../../shared/itemLoop';
-import { filloutError, itemProblem } from '../../shared/nodeErrors';
-import { fixedFormIdOf, formIdOf } from '../../shared/parameters';
-import type { FilloutOutcome } from '../../transport';
-import { sendFilloutRequest } from '../../transport';
+import { questionsFromColumns } from './answerColumns';
+import type { CheckedItem, CreateInput } from './createPayload';
+import { checkWithForm, checkWithSavedColumns } from './createPayload';
+import type { PreparedItem } from './batchOutcome';
+import type { FormMetadata, FormQuestion } from '../../../shared/interfaces';
+import { failedItem } from '../../../shared/itemLoop';
+import { filloutError, itemProblem } from '../../../shared/nodeErrors';
+import { fixedFormIdOf, formIdOf } from '../../../shared/parameters';
+import type { FilloutOutcome } from '../../../transport';
+import { sendFilloutRequest } from '../../../transport';
 
 /**
  * Create's input items, each checked and turned into its request entry before anything

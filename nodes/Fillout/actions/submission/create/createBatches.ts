@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chunk, groupBy } from '../../shared/lists';
-import type { Batch, BatchVerdict, ItemFailure, PreparedItem } from '../../helpers/createVerdict';
-import { afterResend, batchVerdict } from '../../helpers/createVerdict';
-import type { CreatedItem, StoppedFailure } from '../../helpers/importReport';
-import { stoppedImportWords } from '../../helpers/importReport';
-import type { Submission } from '../../shared/interfaces';
-import { errorItem } from '../../shared/itemLoop';
-import { apiError } from '../../shared/nodeErrors';
-import { sendFilloutRequest } from '../../transport';
+import { chunk, groupBy } from '../../../shared/lists';
+import type { Batch, BatchOutcome, ItemFailure, PreparedItem } from './batchOutcome';
+import { afterResend, batchOutcome } from './batchOutcome';
+import type { CreatedItem, StoppedFailure } from './importReport';
+import { stoppedImportWords } from './importReport';
+import type { Submission } from '../../../shared/interfaces';
+import { errorItem } from '../../../shared/itemLoop';
+import { apiError } from '../../../shared/nodeErrors';
+import { sendFilloutRequest } from '../../../transport';
 
 /** Fillout accepts at most 10 submissions per create request. */
 export const SUBMISSIONS_PER_REQUEST = 10;
@@ -18,14 +18,14 @@ export const SUBMISSIONS_PER_REQUEST = 10;
  * second, so the pacer stays the only wait while an answer takes up to ~1 s (at 300 ms,
  * 2 would do).
  */
-export const REQUESTS_IN_FLIGHT = 5;
+const REQUESTS_IN_FLIGHT = 5;
 
 /**
  * Sends the prepared items, per form and 10 per request, up to REQUESTS_IN_FLIGHT
  * requests at a time, in item order. Each created submission goes to `output` at its
  * item's place, and so does each failure with Continue On Fail. Without it, a failure
- * stops the import: no further request starts, those in flight are answered, and the
- * error says what became of every item.
+ * stops the import: no further request starts (one waiting for its turn at the pacer
+ * has started), those in flight are answered, and the error says what became of every item.
  */
 export async function sendBatches(
 	ctx: IExecuteFunctions,
@@ -40,13 +40,13 @@ export async function sendBatches(
 		while (started < batches.length && !thrown && failed.length === 0) {
 			const position = started++;
 			try {
-				const verdict = await sendAndJudge(ctx, batches[position]);
-				for (const { itemIndex, submission } of verdict.created)
+				const outcome = await sendBatch(ctx, batches[position]);
+				for (const { itemIndex, submission } of outcome.created)
 					output[itemIndex] = { json: submission, pairedItem: { item: itemIndex } };
-				if (verdict.failures.length && !ctx.continueOnFail())
-					failed.push({ position, failures: verdict.failures });
+				if (outcome.failures.length && !ctx.continueOnFail())
+					failed.push({ position, failures: outcome.failures });
 				else
-					for (const { itemIndex, words } of verdict.failures)
+					for (const { itemIndex, words } of outcome.failures)
 						output[itemIndex] = errorItem(apiError(ctx, words, itemIndex), itemIndex);
 			} catch (error) {
 				thrown ??= { error };
@@ -73,14 +73,14 @@ function batchesOf(prepared: PreparedItem[]): Batch[] {
 }
 
 /**
- * One create request and its verdict. A rejected request creates nothing: with
+ * One create request and its outcome. A rejected request creates nothing: with
  * Continue On Fail, the items Fillout found no fault with are sent once more.
  */
-async function sendAndJudge(ctx: IExecuteFunctions, batch: Batch): Promise<BatchVerdict> {
-	const verdict = batchVerdict(batch, await createRequest(ctx, batch));
-	if (!ctx.continueOnFail() || verdict.resendable.length === 0) return verdict;
-	const resent: Batch = { formId: batch.formId, items: verdict.resendable };
-	return afterResend(verdict, batchVerdict(resent, await createRequest(ctx, resent)));
+async function sendBatch(ctx: IExecuteFunctions, batch: Batch): Promise<BatchOutcome> {
+	const outcome = batchOutcome(batch, await createRequest(ctx, batch));
+	if (!ctx.continueOnFail() || outcome.resendable.length === 0) return outcome;
+	const resent: Batch = { formId: batch.formId, items: outcome.resendable };
+	return afterResend(outcome, batchOutcome(resent, await createRequest(ctx, resent)));
 }
 
 async function createRequest(ctx: IExecuteFunctions, batch: Batch) {

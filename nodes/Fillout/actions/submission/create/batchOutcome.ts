@@ -1,18 +1,18 @@
 import type { CreatePayload } from './createPayload';
-import type { ErrorText, FailedRequest, ValidationIssue } from '../transport/errorMessages';
+import type { ErrorText, FailedRequest, ValidationIssue } from '../../../transport/errorMessages';
 import {
 	describeFailedRequest,
 	parseValidationIssues,
 	serviceMessage,
-} from '../transport/errorMessages';
-import type { Submission } from '../shared/interfaces';
+} from '../../../transport/errorMessages';
+import type { Submission } from '../../../shared/interfaces';
 import { attributeIssues } from './issuesByItem';
-import { atItem, itemsNamed } from '../shared/nodeErrors';
-import { neverReachedService } from '../transport/retry';
+import { atItem, itemsNamed } from '../../../shared/nodeErrors';
+import { neverReachedService } from '../../../transport/retry';
 
 /**
- * What became of each item of a create request, judged from Fillout's answer alone.
- * Pure: the sender makes the request, and turns the verdict into output and errors.
+ * What became of each item of a create request, judged from Fillout's response alone.
+ * Pure: the sender makes the request, and turns the outcome into output and errors.
  */
 
 /** One item, checked and ready to be sent. */
@@ -32,7 +32,7 @@ export interface Batch {
 	items: PreparedItem[];
 }
 
-export type CreateAnswer =
+export type CreateResponse =
 	| { ok: true; body?: { submissions?: Submission[] } }
 	| ({ ok: false } & FailedRequest);
 
@@ -46,7 +46,7 @@ export interface ItemFailure {
 	issue?: string;
 }
 
-export interface BatchVerdict {
+export interface BatchOutcome {
 	created: Array<{ itemIndex: number; submission: Submission }>;
 	failures: ItemFailure[];
 	/** Items refused only for sharing a rejected request: sending them once more may create them. */
@@ -56,7 +56,7 @@ export interface BatchVerdict {
 const SAVED_COLUMNS_HINT =
 	'The answers were mapped with the questions saved in the node when the form was chosen. If the form’s questions have changed since, open the node: it loads the current ones.';
 
-export function batchVerdict(batch: Batch, answer: CreateAnswer): BatchVerdict {
+export function batchOutcome(batch: Batch, answer: CreateResponse): BatchOutcome {
 	if (answer.ok) return pairedWithItems(batch, answer.body?.submissions);
 	const issues =
 		answer.failure.statusCode === 400
@@ -65,8 +65,8 @@ export function batchVerdict(batch: Batch, answer: CreateAnswer): BatchVerdict {
 	return issues ? rejection(batch, issues) : wholeRequestFailed(batch, answer);
 }
 
-/** The verdict once the resendable items of `first` were sent again and judged in `resent`. */
-export function afterResend(first: BatchVerdict, resent: BatchVerdict): BatchVerdict {
+/** The outcome once the resendable items of `first` were sent again and judged in `resent`. */
+export function afterResend(first: BatchOutcome, resent: BatchOutcome): BatchOutcome {
 	const sentAgain = new Set(first.resendable.map((item) => item.itemIndex));
 	return {
 		created: [...first.created, ...resent.created],
@@ -82,7 +82,7 @@ export function afterResend(first: BatchVerdict, resent: BatchVerdict): BatchVer
  * Never reached, or refused with a 4xx: nothing was created. A server error or a broken
  * connection: the request may have been processed.
  */
-function wholeRequestFailed(batch: Batch, answer: FailedRequest): BatchVerdict {
+function wholeRequestFailed(batch: Batch, answer: FailedRequest): BatchOutcome {
 	const { failure } = answer;
 	const refused =
 		neverReachedService(failure) || (failure.statusCode !== undefined && failure.statusCode < 500);
@@ -101,20 +101,20 @@ function wholeRequestFailed(batch: Batch, answer: FailedRequest): BatchVerdict {
 }
 
 /** Created submissions come back in the order sent; an item without one may or may not exist. */
-function pairedWithItems(batch: Batch, submissions: Submission[] | undefined): BatchVerdict {
+function pairedWithItems(batch: Batch, submissions: Submission[] | undefined): BatchOutcome {
 	const created = Array.isArray(submissions) ? submissions : [];
-	const verdict: BatchVerdict = { created: [], failures: [], resendable: [] };
+	const outcome: BatchOutcome = { created: [], failures: [], resendable: [] };
 	batch.items.forEach(({ itemIndex }, position) => {
 		const submission = created[position];
-		if (submission) verdict.created.push({ itemIndex, submission });
+		if (submission) outcome.created.push({ itemIndex, submission });
 		else
-			verdict.failures.push({
+			outcome.failures.push({
 				itemIndex,
 				outcome: 'uncertain',
 				words: { message: atItem('Fillout did not return the created submission', itemIndex) },
 			});
 	});
-	return verdict;
+	return outcome;
 }
 
 /** Each item's words when the request may or may not have created them. */
@@ -138,7 +138,7 @@ function uncertainWords(batch: Batch, answer: FailedRequest): (itemIndex: number
  * others were refused only for sharing the request, and may be sent again unless an
  * issue was about the request as a whole.
  */
-function rejection(batch: Batch, issues: ValidationIssue[]): BatchVerdict {
+function rejection(batch: Batch, issues: ValidationIssue[]): BatchOutcome {
 	const report = attributeIssues(issues, batch.items, batch.items[0].fieldNames);
 	const rejected = batch.items.flatMap((item): ItemFailure[] => {
 		const messages = report.byItem.get(item.itemIndex);

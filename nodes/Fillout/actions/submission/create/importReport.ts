@@ -1,5 +1,5 @@
-import type { ErrorText } from '../transport/errorMessages';
-import { atItem, itemsNamed } from '../shared/nodeErrors';
+import type { ErrorText } from '../../../transport/errorMessages';
+import { atItem, itemsNamed } from '../../../shared/nodeErrors';
 
 /**
  * The words of an import that stopped part way: which items Fillout created (with

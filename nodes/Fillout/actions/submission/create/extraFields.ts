@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Checked } from './answers';
-import { formatInZone, isTimeZone, parseDateInput } from '../shared/dates';
+import { formatInZone, isTimeZone, parseDateInput } from '../../../shared/dates';
 
 /**
  * Checks the scheduling and payment values given for Create (as JSON), so that a
