@@ -62,7 +62,6 @@ export async function readSubmissionsUntil(
 	const inFlight = new Set<Promise<void>>();
 	let queue: ReaderRequest[] = [];
 	let failure: { error: unknown } | undefined;
-	let stopped = false;
 	// Pages in flight: enough for the shortest answer time seen (longer ones include the
 	// pacer's own wait, which more pages in flight would only lengthen).
 	let fastestMs = Infinity;
@@ -71,7 +70,7 @@ export async function readSubmissionsUntil(
 		const startedMs = Date.now();
 		const sent = page(request.query)
 			.then(({ answer, servedAtMs }) => {
-				if (failure || stopped) return;
+				if (failure) return;
 				fastestMs = Math.min(fastestMs, Date.now() - startedMs);
 				most = inFlightFor(fastestMs);
 				reader.receive(request.id, answer, servedAtMs);
@@ -84,8 +83,7 @@ export async function readSubmissionsUntil(
 	};
 	while (!reader.finished && !failure) {
 		if (stopAtMs !== undefined && Date.now() >= stopAtMs && mayStop(reader.prefix())) {
-			// Pages still on their way are not waited for: their answers are dropped.
-			stopped = true;
+			// Pages still on their way are not waited for: their answers go nowhere.
 			return { submissions: reader.prefix(), complete: false };
 		}
 		queue = [...queue, ...reader.ready()].sort((a, b) => a.rank - b.rank);

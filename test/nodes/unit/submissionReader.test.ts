@@ -102,6 +102,36 @@ describe('SubmissionReader: Return All with pages in flight', () => {
 		expect(rows).toHaveLength(3_000);
 	});
 
+	it('the newest range ends last: an edit after it read its end, while an older range reads on, is still read', () => {
+		const service = new ListModel();
+		service.addMany(3_000, START, 1000);
+		let now = START + 10_000_000;
+		const reader = new SubmissionReader<ModelRow>({ sort: 'asc' });
+		const inFlight: ReaderRequest[] = [];
+		let edited = false;
+		while (!reader.finished) {
+			inFlight.push(...reader.ready());
+			// The newest range's pages first: it reaches its end while the others have pages left.
+			inFlight.sort((a, b) => b.rank - a.rank);
+			const request = inFlight.shift()!;
+			if (
+				!edited &&
+				request.rank === 0 &&
+				request.query.offset === undefined &&
+				request.query.beforeDate
+			) {
+				// s200 is in the oldest range (s0 to s296), past its first page: an edit moves it to the present.
+				service.restamp('s200', (now += 1000));
+				edited = true;
+			}
+			reader.receive(request.id, service.list(request.query), now);
+		}
+		expect(edited).toBe(true);
+		const ids = idsOf(reader.results());
+		expect(ids.filter((id) => id === 's200')).toEqual(['s200']);
+		expect(ids).toHaveLength(3_000);
+	});
+
 	it('does not start a range after the present: future-dated submissions stay in the newest range', () => {
 		const service = new ListModel();
 		service.addMany(2_000, START, 1000);
