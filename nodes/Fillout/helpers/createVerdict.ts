@@ -1,6 +1,10 @@
 import type { CreatePayload } from './createPayload';
 import type { ErrorText, FailedRequest, ValidationIssue } from '../transport/errorMessages';
-import { describeFailedRequest, parseValidationIssues, serviceMessage } from '../transport/errorMessages';
+import {
+	describeFailedRequest,
+	parseValidationIssues,
+	serviceMessage,
+} from '../transport/errorMessages';
 import type { Submission } from '../shared/interfaces';
 import { attributeIssues } from './issuesByItem';
 import { atItem, itemsNamed } from '../shared/nodeErrors';

@@ -3,12 +3,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import type { Submission } from '../shared/interfaces';
 import { formIdForTrigger } from '../shared/parameters';
 import { readSubmissions, readSubmissionsUntil } from '../shared/readSubmissions';
-import {
-	FILES_KEY,
-	fileSettingsOf,
-	itemsWithFiles,
-	type FileFailureMode,
-} from '../downloadFiles';
+import { FILES_KEY, fileSettingsOf, itemsWithFiles, type FileFailureMode } from '../downloadFiles';
 import { getFormMetadata } from '../transport';
 import { deliveryItem } from '../trigger/delivery';
 import { deadlineOf, pollBudgetMsOf, stopTimeOf } from './budget';
