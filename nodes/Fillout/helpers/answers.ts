@@ -2,8 +2,8 @@ import type { INodePropertyOptions, ResourceMapperField } from 'n8n-workflow';
 
 import { calendarDate, formatInZone, parseDateInput } from '../shared/dates';
 import type { ChoiceOption, FormMetadata, FormQuestion } from '../shared/interfaces';
-import type { QuestionTypeInfo } from './questionTypes';
-import { questionTypeInfo } from './questionTypes';
+import type { QuestionTypeInfo } from '../shared/questionTypes';
+import { questionTypeInfo } from '../shared/questionTypes';
 import { questionKeyMap, RESERVED_KEYS } from '../shared/simplify';
 
 /**
