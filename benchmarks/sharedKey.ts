@@ -52,6 +52,7 @@ function extractBefore(): { dir: string; commit: string } {
 		'--format=%H',
 		'-1',
 		'--',
+		'nodes/Fillout/transport/sharedRate.ts',
 		'nodes/Fillout/helpers/sharedRate.ts',
 		'nodes/Fillout/helpers/sharedLimit.ts',
 	);

@@ -85,7 +85,7 @@ export class FilloutFormsApi implements ICredentialType {
 
 	// Listing forms is the cheapest authenticated call. Fillout answers a bad key with
 	// 400 (not 401); an unreachable host surfaces as a connection error code instead.
-	// The address is the one the node's requests use (helpers/apiRoot.ts).
+	// The address is the one the node's requests use (transport/apiRoot.ts).
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: `={{ $credentials.region === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/(${API_PATH_PATTERN})?$/, "${API_PATH}") : (${REGION_API_ROOTS})[$credentials.region || "us"] }}`,

@@ -6,9 +6,10 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { contentLengthOf, isHttpUrl, mimeTypeFromResponse } from './files';
 import { privateAddressOf } from '../shared/networkAddress';
-import { FileDownloadProblem, WatchedDownload, type DownloadLimits } from './watchedDownload';
+import { contentLengthOf, isHttpUrl, mimeTypeFromResponse } from './files';
+import type { BodyStream, DownloadLimits } from './watchedDownload';
+import { FileDownloadError, WatchedDownload } from './watchedDownload';
 
 /**
  * Downloads of submission files into n8n's binary data store. A file address comes from
@@ -18,19 +19,16 @@ import { FileDownloadProblem, WatchedDownload, type DownloadLimits } from './wat
  * watched (stall, deadline, cancel) and its connection closed when it fails.
  */
 
-export { FileDownloadProblem, type DownloadLimits } from './watchedDownload';
-
 export type FileContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
 
 export const MAX_FILE_REDIRECTS = 5;
 
 /** The stream n8n's request helper returns with `encoding: 'stream'` (a Node Readable). */
 interface StreamResponse {
-	body: WatchedBody;
+	body: BodyStream;
 	headers: Record<string, unknown>;
 	statusCode: number;
 }
-type WatchedBody = Parameters<WatchedDownload['streaming']>[0];
 
 function header(headers: Record<string, unknown>, name: string): unknown {
 	return headers[name] ?? headers[name.toLowerCase()];
@@ -45,15 +43,15 @@ function describeNetworkError(error: unknown): string {
 
 /** Refuses an address in a private network (unless allowed) or a metadata one (always). */
 function checkAddress(url: string, hop: number, limits: DownloadLimits): void {
-	const verdict = privateAddressOf(url);
-	if (!verdict || (verdict.kind === 'private' && limits.allowPrivateAddresses)) return;
+	const restricted = privateAddressOf(url);
+	if (!restricted || (restricted.kind === 'private' && limits.allowPrivateAddresses)) return;
 	const host = new URL(url).hostname;
 	const lead = hop === 0 ? 'the address points at' : 'the file host redirected to';
 	const tail =
-		verdict.kind === 'metadata'
+		restricted.kind === 'metadata'
 			? ', which is never fetched'
 			: '; turn on "Allow Private Network Addresses" under File Options to fetch files from your own network';
-	throw new FileDownloadProblem(`${lead} ${host} (${verdict.what})${tail}`);
+	throw new FileDownloadError(`${lead} ${host} (${restricted.what})${tail}`);
 }
 
 async function requestOnce(
@@ -74,9 +72,9 @@ async function requestOnce(
 	};
 	const outcome = await ctx.helpers.httpRequest(options).then(
 		(response) => response as StreamResponse,
-		(error: unknown) => download.problem() ?? new FileDownloadProblem(describeNetworkError(error)),
+		(error: unknown) => download.problem() ?? new FileDownloadError(describeNetworkError(error)),
 	);
-	if (outcome instanceof FileDownloadProblem) throw outcome;
+	if (outcome instanceof FileDownloadError) throw outcome;
 	return outcome;
 }
 
@@ -89,27 +87,27 @@ async function openFile(
 ): Promise<StreamResponse> {
 	let url = address;
 	for (let hop = 0; ; hop++) {
-		if (!isHttpUrl(url)) throw new FileDownloadProblem(`"${url}" is not an http(s) address`);
+		if (!isHttpUrl(url)) throw new FileDownloadError(`"${url}" is not an http(s) address`);
 		checkAddress(url, hop, limits);
 		const response = await requestOnce(ctx, url, download, limits);
 		const location = header(response.headers, 'location');
 		if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
 			download.discard(response.body);
 			if (hop >= MAX_FILE_REDIRECTS)
-				throw new FileDownloadProblem(`more than ${MAX_FILE_REDIRECTS} redirects`);
+				throw new FileDownloadError(`more than ${MAX_FILE_REDIRECTS} redirects`);
 			url = new URL(location, url).href;
 			continue;
 		}
 		if (response.statusCode < 200 || response.statusCode >= 300) {
 			download.discard(response.body);
-			throw new FileDownloadProblem(`the file host answered ${response.statusCode}`);
+			throw new FileDownloadError(`the file host answered ${response.statusCode}`);
 		}
 		return response;
 	}
 }
 
-function tooLarge(maxBytes: number): FileDownloadProblem {
-	return new FileDownloadProblem(
+function tooLarge(maxBytes: number): FileDownloadError {
+	return new FileDownloadError(
 		`the file is larger than the Max File Size (${maxBytes / 1_000_000} MB)`,
 	);
 }
@@ -118,7 +116,11 @@ function tooLarge(maxBytes: number): FileDownloadProblem {
  * Why a download that had started did not finish: the host closed it, or n8n's binary
  * data store refused it (with the whole file read, or giving up before the end).
  */
-function brokeOff(error: unknown, download: WatchedDownload, length: number | undefined): string {
+function interruptionReason(
+	error: unknown,
+	download: WatchedDownload,
+	length: number | undefined,
+): string {
 	const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
 	if (!download.broken()) return `n8n could not store the file (${String(message)})`;
 	const of = length === undefined ? '' : ` of ${length}`;
@@ -151,12 +153,12 @@ export async function downloadFile(
 			.prepareBinaryData(response.body as unknown as Buffer, file.fileName, mimeType)
 			.catch((error: unknown) => {
 				const problem =
-					download.problem() ?? new FileDownloadProblem(brokeOff(error, download, length));
+					download.problem() ?? new FileDownloadError(interruptionReason(error, download, length));
 				// A store that gave up before the end leaves the connection open: close it.
 				download.stop(problem);
 				return problem;
 			});
-		if (stored instanceof FileDownloadProblem) throw stored;
+		if (stored instanceof FileDownloadError) throw stored;
 		return stored;
 	} finally {
 		download.finish();

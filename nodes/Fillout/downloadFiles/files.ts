@@ -3,7 +3,7 @@ import { uniqueKeys } from '../shared/simplify';
 
 /**
  * The files a submission carries, and the names they get as binary properties. Pure:
- * the download itself is in transport/files.ts.
+ * the download itself is in download.ts.
  */
 
 export type FileKind = 'upload' | 'signature' | 'document';
@@ -77,7 +77,7 @@ export function sanitizePropertyName(text: string): string {
 
 const UPLOAD_TYPES = new Set(['FileUpload', 'AudioRecording']);
 
-interface Found {
+interface FoundFile {
 	kind: FileKind;
 	source: string;
 	sourceId?: string;
@@ -87,11 +87,11 @@ interface Found {
 }
 
 /** Questions and documents in order, each with its label (unique per submission). */
-function foundFiles(submission: Submission): Found[] {
+function foundFiles(submission: Submission): FoundFile[] {
 	const questions = submission.questions ?? [];
 	const documents = Array.isArray(submission.documents) ? submission.documents : [];
 	const labels = uniqueKeys(questions.map((q) => String(q.name ?? q.id)));
-	const found: Found[] = [];
+	const found: FoundFile[] = [];
 	questions.forEach((question, index) => {
 		const kind: FileKind | undefined = UPLOAD_TYPES.has(String(question.type))
 			? 'upload'

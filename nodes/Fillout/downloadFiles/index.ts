@@ -1,22 +1,22 @@
-import type {
-	IBinaryKeyData,
-	IDataObject,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { SubmissionFile } from './files';
-import { describeFile, filesOfSubmission, megabytesToBytes } from './files';
 import type { Submission } from '../shared/interfaces';
-import type { DownloadLimits, FileContext } from './download';
-import { downloadFile } from './download';
 import { itemProblem } from '../shared/nodeErrors';
+import type { FileContext } from './download';
+import { downloadFile } from './download';
+import type { SubmissionFile } from './files';
+import { describeFile, filesOfSubmission } from './files';
+import type { FileSettings } from './options';
 
 /**
  * "Download Files": every file a submission carries becomes a binary property of its
  * item, and the item's JSON lists them under `files`. Used by Submission → Get and
- * Get Many and by the triggers.
+ * Get Many and by both triggers. Here: the items; options.ts: the parameters;
+ * files.ts: which files and their names; download.ts: one download and its address
+ * checks; watchedDownload.ts: its stall, deadline and cancel watch.
  */
+
+export { downloadFilesParameters, fileSettingsOf, type FileSettings } from './options';
 
 /** The key the file list takes in an item; question names never take it while downloading. */
 export const FILES_KEY = 'files';
@@ -24,92 +24,11 @@ export const FILES_KEY = 'files';
 /** Downloads run a few at a time; they are not API calls and are not paced as such. */
 export const FILE_DOWNLOADS_AT_ONCE = 4;
 
-export const DEFAULT_MAX_FILE_SIZE_MB = 100;
-export const DEFAULT_FILE_TIMEOUT_SECONDS = 120;
-
-export const downloadFilesParameters: INodeProperties[] = [
-	{
-		displayName: 'Download Files',
-		name: 'downloadFiles',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to download uploaded files, signatures and generated documents as binary data (one binary property per file, named after its question)',
-	},
-	{
-		displayName: 'File Options',
-		name: 'fileOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { downloadFiles: [true] } },
-		options: [
-			{
-				displayName: 'Binary Property Prefix',
-				name: 'binaryPropertyPrefix',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. file_',
-				description:
-					'Put before every binary property name: with "file_", the first file of the question "Résumé" is "file_Resume_1"',
-			},
-			{
-				displayName: 'Max File Size (MB)',
-				name: 'maxFileSizeMb',
-				type: 'number',
-				typeOptions: { minValue: 0.001, numberPrecision: 3 },
-				default: DEFAULT_MAX_FILE_SIZE_MB,
-				description: 'A larger file fails its item before it is read',
-			},
-			{
-				displayName: 'Timeout (Seconds)',
-				name: 'timeoutSeconds',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_FILE_TIMEOUT_SECONDS,
-				description:
-					'How long a file host may stay silent (before answering, or while sending) before the download fails',
-			},
-			{
-				displayName: 'Allow Private Network Addresses',
-				name: 'allowPrivateAddresses',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to fetch files from localhost and private network addresses (10.x, 192.168.x, fd00::…), e.g. from a Fillout hosted on your own network. Off, such a file fails its item. Link-local and cloud metadata addresses (169.254.169.254) are never fetched.',
-			},
-		],
-	},
-];
-
-export interface FileSettings {
-	prefix: string;
-	limits: DownloadLimits;
-}
-
-/** The settings, or undefined when Download Files is off. `read` reads one node parameter. */
-export function fileSettingsOf(
-	read: (name: string, fallback: unknown) => unknown,
-): FileSettings | undefined {
-	if (read('downloadFiles', false) !== true) return undefined;
-	const options = (read('fileOptions', {}) ?? {}) as IDataObject;
-	const maxMb = Number(options.maxFileSizeMb ?? DEFAULT_MAX_FILE_SIZE_MB);
-	const seconds = Number(options.timeoutSeconds ?? DEFAULT_FILE_TIMEOUT_SECONDS);
-	return {
-		prefix: typeof options.binaryPropertyPrefix === 'string' ? options.binaryPropertyPrefix : '',
-		limits: {
-			maxBytes: megabytesToBytes(maxMb > 0 ? maxMb : DEFAULT_MAX_FILE_SIZE_MB),
-			timeoutMs: (seconds > 0 ? seconds : DEFAULT_FILE_TIMEOUT_SECONDS) * 1000,
-			allowPrivateAddresses: options.allowPrivateAddresses === true,
-		},
-	};
-}
-
 /**
  * Runs the tasks, at most `atOnce` at a time. At the first failure no task starts, the
  * running ones are stopped (`stop` aborts), and once they have ended it rejects with it.
  */
-async function inPool(
+async function runPooled(
 	tasks: Array<(stop: AbortSignal) => Promise<void>>,
 	atOnce: number,
 ): Promise<void> {
@@ -189,7 +108,7 @@ export async function itemsWithFiles(
 			}
 		});
 	});
-	await inPool(tasks, FILE_DOWNLOADS_AT_ONCE);
+	await runPooled(tasks, FILE_DOWNLOADS_AT_ONCE);
 	return items.slice(0, firstUnfetched).map(({ json, binary }) => {
 		// In the files' order, whichever download finished first.
 		const ordered = (json[FILES_KEY] as IDataObject[])

@@ -3,11 +3,9 @@ import { sleep } from 'n8n-workflow';
 /**
  * One file download under watch: a host silent for the Timeout (before answering or
  * while sending), the polling trigger's deadline, n8n cancelling the execution, or a
- * sibling file failing stops it, and stopping always closes the connection.
- *
- * Closing needs the request's abort signal: the body n8n's request helper returns is a
- * wrapper (`Readable.from` over the socket's stream in n8n 2.x) whose `destroy()` waits
- * for the next chunk, so on a silent host it neither ends the read nor closes the socket.
+ * sibling file failing stops it, and stopping always closes the connection. It aborts
+ * the request too: the body n8n returns (`Readable.from` in n8n 2.x) ignores `destroy()`
+ * until its next chunk, which a silent host never sends.
  */
 
 export interface DownloadLimits {
@@ -20,8 +18,8 @@ export interface DownloadLimits {
 	endAtMs?: number;
 }
 
-/** Why a file could not be downloaded, in words for the item's error. */
-export class FileDownloadProblem extends Error {}
+/** Why a file could not be downloaded, as the text of the item's error. */
+export class FileDownloadError extends Error {}
 
 export const NOT_IN_TIME = "not downloaded within the poll's time (n8n's poll budget)";
 
@@ -40,7 +38,7 @@ export interface BodyStream {
 }
 
 export class WatchedDownload {
-	private stopped?: FileDownloadProblem;
+	private stopped?: FileDownloadError;
 
 	private request?: AbortController;
 
@@ -68,7 +66,7 @@ export class WatchedDownload {
 		];
 		for (const [signal, reason] of reasons) {
 			if (!signal) continue;
-			const onAbort = () => this.stop(new FileDownloadProblem(reason));
+			const onAbort = () => this.stop(new FileDownloadError(reason));
 			if (signal.aborted) onAbort();
 			signal.addEventListener('abort', onAbort);
 			this.signals.push([signal, onAbort]);
@@ -77,7 +75,7 @@ export class WatchedDownload {
 	}
 
 	/** Why it was stopped, if it was. */
-	problem(): FileDownloadProblem | undefined {
+	problem(): FileDownloadError | undefined {
 		return this.stopped;
 	}
 
@@ -111,7 +109,7 @@ export class WatchedDownload {
 	 * paused until n8n's reader attaches, so no byte flows past it; a reader that listens
 	 * for 'data' alone does not resume a paused stream, so that is done here.
 	 */
-	streaming(body: BodyStream, tooLarge: () => FileDownloadProblem): void {
+	streaming(body: BodyStream, tooLarge: () => FileDownloadError): void {
 		this.body = body;
 		this.lastActivityAt = Date.now();
 		body.pause();
@@ -129,7 +127,7 @@ export class WatchedDownload {
 	}
 
 	/** Stops the download: the request is aborted (closing its connection), the body failed. */
-	stop(reason: FileDownloadProblem): void {
+	stop(reason: FileDownloadError): void {
 		this.stopped ??= reason;
 		this.failed = true;
 		this.request?.abort();
@@ -146,10 +144,10 @@ export class WatchedDownload {
 		const { timeoutMs, endAtMs = Infinity } = this.limits;
 		while (!this.over && !this.stopped) {
 			const now = Date.now();
-			if (now >= endAtMs) this.stop(new FileDownloadProblem(NOT_IN_TIME));
+			if (now >= endAtMs) this.stop(new FileDownloadError(NOT_IN_TIME));
 			else if (now - this.lastActivityAt >= timeoutMs)
 				this.stop(
-					new FileDownloadProblem(
+					new FileDownloadError(
 						this.body ? 'the file host stopped sending' : 'the file host did not answer in time',
 					),
 				);

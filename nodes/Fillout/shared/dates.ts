@@ -1,113 +1,55 @@
+import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
+
 /**
- * Dates without luxon (the package has no runtime dependencies): wall times typed in
- * the editor are read in the workflow's time zone, and sent as ISO 8601 with an offset.
+ * Dates as the editor and expressions give them: wall times are read in the workflow's
+ * time zone and sent as ISO 8601 with an offset. Luxon comes with n8n (the package
+ * declares no dependency); every zone is passed explicitly, since n8n sets luxon's
+ * default zone to the workflow's while it evaluates expressions.
  */
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+const DAY_MS = 86_400_000;
 
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-	let formatter = formatters.get(timeZone);
-	if (!formatter) {
-		// Throws a RangeError for an unknown zone, which callers report.
-		formatter = new Intl.DateTimeFormat('en-US', {
-			timeZone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: '2-digit',
-			day: '2-digit',
-			hour: '2-digit',
-			minute: '2-digit',
-			second: '2-digit',
-		});
-		formatters.set(timeZone, formatter);
+/** The zone for an IANA name; a RangeError for an unknown one, which callers report. */
+function zoneNamed(timeZone: string): IANAZone {
+	if (!IANAZone.isValidZone(timeZone)) {
+		throw new RangeError(`Invalid time zone specified: ${timeZone}`);
 	}
-	return formatter;
-}
-
-interface WallTime {
-	year: number;
-	month: number;
-	day: number;
-	hour: number;
-	minute: number;
-	second: number;
-	millisecond: number;
-}
-
-function wallTimeAt(epochMs: number, timeZone: string): WallTime {
-	const parts: Record<string, number> = {};
-	for (const part of formatterFor(timeZone).formatToParts(new Date(epochMs))) {
-		if (part.type !== 'literal') parts[part.type] = Number(part.value);
-	}
-	return {
-		year: parts.year,
-		month: parts.month,
-		day: parts.day,
-		hour: parts.hour,
-		minute: parts.minute,
-		second: parts.second,
-		millisecond: ((epochMs % 1000) + 1000) % 1000,
-	};
-}
-
-function wallTimeAsUtc(wall: WallTime): number {
-	const ms = Date.UTC(
-		wall.year,
-		wall.month - 1,
-		wall.day,
-		wall.hour,
-		wall.minute,
-		wall.second,
-		wall.millisecond,
-	);
-	// Date.UTC maps years 0–99 to 1900–1999.
-	return wall.year < 100 ? new Date(ms).setUTCFullYear(wall.year) : ms;
+	return IANAZone.create(timeZone);
 }
 
 /** Offset of `timeZone` from UTC at an instant, in minutes (e.g. +120 for CEST). */
 export function zoneOffsetMinutes(epochMs: number, timeZone: string): number {
-	return Math.round((wallTimeAsUtc(wallTimeAt(epochMs, timeZone)) - epochMs) / 60000);
-}
-
-/**
- * The instant a wall time names in `timeZone`. In a DST gap the wall time moves
- * forward (02:30 on a spring-forward day becomes 03:30); in an overlap the earlier
- * instant wins, as Luxon does.
- */
-function instantOfWallTime(wall: WallTime, timeZone: string): number {
-	const asUtc = wallTimeAsUtc(wall);
-	const day = 86400000;
-	// Transitions are months apart, so the offsets a day before and after bracket any.
-	const offsetBefore = zoneOffsetMinutes(asUtc - day, timeZone);
-	const offsetAfter = zoneOffsetMinutes(asUtc + day, timeZone);
-	const candidates = [asUtc - offsetBefore * 60000, asUtc - offsetAfter * 60000];
-	const valid = candidates.filter(
-		(instant) => wallTimeAsUtc(wallTimeAt(instant, timeZone)) === asUtc,
-	);
-	return valid.length ? Math.min(...valid) : candidates[0];
-}
-
-function pad(value: number, length = 2): string {
-	return String(Math.abs(value)).padStart(length, '0');
-}
-
-function formatOffset(minutes: number): string {
-	const sign = minutes < 0 ? '-' : '+';
-	return `${sign}${pad(Math.floor(Math.abs(minutes) / 60))}:${pad(Math.abs(minutes) % 60)}`;
+	// Whole minutes: old local mean times are seconds off the minute.
+	return Math.round(zoneNamed(timeZone).offset(epochMs));
 }
 
 /** `2024-05-01T00:00:00.000+02:00`: the instant written in the zone's local time. */
 export function formatInZone(epochMs: number, timeZone: string): string {
-	const wall = wallTimeAt(epochMs, timeZone);
-	const date = `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
-	const time = `${pad(wall.hour)}:${pad(wall.minute)}:${pad(wall.second)}.${pad(wall.millisecond, 3)}`;
-	return `${date}T${time}${formatOffset(zoneOffsetMinutes(epochMs, timeZone))}`;
+	const local = DateTime.fromMillis(epochMs, { zone: zoneNamed(timeZone) });
+	const offset = FixedOffsetZone.instance(zoneOffsetMinutes(epochMs, timeZone));
+	return `${local.toFormat("yyyy-MM-dd'T'HH:mm:ss.SSS")}${offset.formatOffset(epochMs, 'short')}`;
 }
 
 /** `2024-05-01`: the calendar date of the instant in the zone. */
 export function dateInZone(epochMs: number, timeZone: string): string {
-	const wall = wallTimeAt(epochMs, timeZone);
-	return `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
+	return DateTime.fromMillis(epochMs, { zone: zoneNamed(timeZone) }).toFormat('yyyy-MM-dd');
+}
+
+/**
+ * The instant a wall time (given as if it were UTC) names in `timeZone`. In a DST gap
+ * the wall time moves forward (02:30 on a spring-forward day becomes 03:30); in an
+ * overlap the earlier instant wins. Luxon alone would pick by today's offset there.
+ */
+function instantOfWallTime(wallAsUtc: number, timeZone: string): number {
+	// Transitions are months apart: the offsets a day before and after bracket any.
+	const offsets = [wallAsUtc - DAY_MS, wallAsUtc + DAY_MS].map((near) =>
+		zoneOffsetMinutes(near, timeZone),
+	);
+	const instants = offsets.map((offset) => wallAsUtc - offset * 60_000);
+	const valid = instants.filter(
+		(instant) => instant + zoneOffsetMinutes(instant, timeZone) * 60_000 === wallAsUtc,
+	);
+	return valid.length ? Math.min(...valid) : instants[0];
 }
 
 const ISO_PATTERN =
@@ -119,12 +61,44 @@ interface DateTimeLike {
 	isValid?: boolean;
 }
 
+/** A luxon DateTime from an expression (n8n's copy of luxon, so no `instanceof`). */
 function isDateTimeLike(value: unknown): value is DateTimeLike {
 	return (
 		typeof value === 'object' &&
 		value !== null &&
 		typeof (value as { toMillis?: unknown }).toMillis === 'function'
 	);
+}
+
+/** Minutes east of UTC in `Z`, `+05:30`, `-0400` or `+02`. */
+function offsetMinutes(offset: string): number {
+	if (offset.toUpperCase() === 'Z') return 0;
+	const digits = offset.replace(':', '');
+	const minutes = Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5) || 0);
+	return digits.startsWith('-') ? -minutes : minutes;
+}
+
+/** An ISO text as epoch milliseconds; without an offset, a wall time in `timeZone`. */
+function parseIsoText(text: string, timeZone: string): number | undefined {
+	const match = ISO_PATTERN.exec(text.trim());
+	if (!match) return undefined;
+	const [, year, month, day, hour, minute, second, fraction, offset] = match;
+	const wall = DateTime.fromObject(
+		{
+			year: Number(year),
+			month: Number(month),
+			day: Number(day),
+			hour: Number(hour ?? 0),
+			minute: Number(minute ?? 0),
+			second: Number(second ?? 0),
+			millisecond: fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0,
+		},
+		{ zone: FixedOffsetZone.utcInstance },
+	);
+	// Luxon accepts 24:00 as the end of a day; a form's answer does not.
+	if (!wall.isValid || wall.hour !== Number(hour ?? 0)) return undefined;
+	if (offset === undefined) return instantOfWallTime(wall.toMillis(), timeZone);
+	return wall.toMillis() - offsetMinutes(offset) * 60_000;
 }
 
 /**
@@ -143,36 +117,7 @@ export function parseDateInput(value: unknown, timeZone: string): number | undef
 		const ms = value.toMillis();
 		return Number.isFinite(ms) ? ms : undefined;
 	}
-	if (typeof value !== 'string') return undefined;
-
-	const match = ISO_PATTERN.exec(value.trim());
-	if (!match) return undefined;
-	const [, year, month, day, hour, minute, second, fraction, offset] = match;
-	const wall: WallTime = {
-		year: Number(year),
-		month: Number(month),
-		day: Number(day),
-		hour: Number(hour ?? 0),
-		minute: Number(minute ?? 0),
-		second: Number(second ?? 0),
-		millisecond: fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0,
-	};
-	if (!isRealWallTime(wall)) return undefined;
-
-	if (offset === undefined) return instantOfWallTime(wall, timeZone);
-	const utc = wallTimeAsUtc(wall);
-	if (offset.toUpperCase() === 'Z') return utc;
-	const digits = offset.replace(':', '');
-	const offsetMinutes = Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5) || 0);
-	return utc - (digits.startsWith('-') ? -offsetMinutes : offsetMinutes) * 60000;
-}
-
-function isRealWallTime(wall: WallTime): boolean {
-	if (wall.month < 1 || wall.month > 12 || wall.day < 1) return false;
-	if (wall.hour > 23 || wall.minute > 59 || wall.second > 59) return false;
-	const daysInMonth = new Date(Date.UTC(2000, wall.month, 0)).getUTCDate();
-	const leap = wall.year % 4 === 0 && (wall.year % 100 !== 0 || wall.year % 400 === 0);
-	return wall.day <= (wall.month === 2 && !leap ? 28 : daysInMonth);
+	return typeof value === 'string' ? parseIsoText(value, timeZone) : undefined;
 }
 
 const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -209,11 +154,5 @@ export function isEmptyDate(value: unknown): boolean {
 
 /** Whether `name` is a time zone this runtime knows (IANA name such as Europe/Berlin). */
 export function isTimeZone(name: unknown): name is string {
-	if (typeof name !== 'string' || name.trim() === '') return false;
-	try {
-		formatterFor(name);
-		return true;
-	} catch {
-		return false;
-	}
+	return typeof name === 'string' && name.trim() !== '' && IANAZone.isValidZone(name);
 }

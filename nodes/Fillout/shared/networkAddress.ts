@@ -1,15 +1,16 @@
 /**
- * Which file addresses point into a private network, judged from the address alone (a
+ * Which addresses point into a private network, judged from the address alone (a
  * node cannot resolve names; n8n's N8N_SSRF_PROTECTION_ENABLED checks what names resolve
  * to). The URL parser has already turned every spelling of an IPv4 address (decimal,
  * hex, octal, short forms) into dotted decimal and every IPv6 address into its short form.
- * Pure; the check is applied to every hop in transport/files.ts.
+ * Pure; Download Files checks every hop (downloadFiles/download.ts), the webhook trigger
+ * its own address.
  */
 
 /** `private`: refused unless the user allows private addresses. `metadata`: always refused. */
 export type AddressKind = 'private' | 'metadata';
 
-export interface AddressVerdict {
+export interface PrivateAddress {
 	kind: AddressKind;
 	/** What the address is, e.g. "a loopback address". */
 	what: string;
@@ -51,7 +52,7 @@ function inIpv4Range(address: number, first: string, bits: number): boolean {
 	return Math.floor(address / size) === Math.floor((ipv4Number(first) ?? 0) / size);
 }
 
-function ipv4Verdict(text: string): AddressVerdict | undefined {
+function classifyIpv4(text: string): PrivateAddress | undefined {
 	const address = ipv4Number(text);
 	if (address === undefined) return undefined;
 	if (METADATA_IPV4.has(text) || inIpv4Range(address, '169.254.0.0', 16))
@@ -77,16 +78,16 @@ function ipv4Of(high: number, low: number): string {
 	return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 }
 
-function ipv6Verdict(text: string): AddressVerdict | undefined {
+function classifyIpv6(text: string): PrivateAddress | undefined {
 	const g = ipv6Groups(text);
 	if (!g) return undefined;
 	const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
 	if (zeros(0, 8)) return { kind: 'private', what: 'an address of this machine' };
 	if (zeros(0, 7) && g[7] === 1) return { kind: 'private', what: 'a loopback address' };
 	// IPv4 inside IPv6: mapped (::ffff:a.b.c.d), compatible (::a.b.c.d), NAT64 (64:ff9b::).
-	if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0)) return ipv4Verdict(ipv4Of(g[6], g[7]));
-	if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return ipv4Verdict(ipv4Of(g[6], g[7]));
-	if (g[0] === 0x2002) return ipv4Verdict(ipv4Of(g[1], g[2])); // 6to4
+	if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0)) return classifyIpv4(ipv4Of(g[6], g[7]));
+	if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return classifyIpv4(ipv4Of(g[6], g[7]));
+	if (g[0] === 0x2002) return classifyIpv4(ipv4Of(g[1], g[2])); // 6to4
 	if ((g[0] & 0xffc0) === 0xfe80)
 		return { kind: 'metadata', what: 'a link-local or cloud metadata address' };
 	if (g[0] === 0xfd00 && g[1] === 0xec2)
@@ -97,7 +98,7 @@ function ipv6Verdict(text: string): AddressVerdict | undefined {
 }
 
 /** Names that only this machine or a local network resolves. */
-function nameVerdict(name: string): AddressVerdict | undefined {
+function classifyName(name: string): PrivateAddress | undefined {
 	if (METADATA_NAMES.has(name)) return { kind: 'metadata', what: 'a cloud metadata address' };
 	if (name === 'localhost' || name.endsWith('.localhost') || name === 'localhost.localdomain')
 		return { kind: 'private', what: 'a loopback address' };
@@ -111,8 +112,8 @@ function nameVerdict(name: string): AddressVerdict | undefined {
  * What a URL's host is when it is not a public one, or undefined when it may be public.
  * `url` must parse (the caller checked it is http(s)).
  */
-export function privateAddressOf(url: string): AddressVerdict | undefined {
+export function privateAddressOf(url: string): PrivateAddress | undefined {
 	const host = new URL(url).hostname.toLowerCase().replace(/\.+$/, '');
-	if (host.startsWith('[')) return ipv6Verdict(host.slice(1, -1));
-	return ipv4Verdict(host) ?? nameVerdict(host);
+	if (host.startsWith('[')) return classifyIpv6(host.slice(1, -1));
+	return classifyIpv4(host) ?? classifyName(host);
 }

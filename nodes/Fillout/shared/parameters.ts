@@ -6,6 +6,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
+import type { FilloutContext } from '../transport/apiRoot';
 import { formIdFromLocator } from './formUrl';
 import { itemProblem } from './nodeErrors';
 
@@ -41,16 +42,7 @@ export function formIdForTrigger(ctx: IHookFunctions | IWebhookFunctions | IPoll
 	return checkedFormId(ctx, locator);
 }
 
-function checkedFormId(
-	ctx:
-		| IExecuteFunctions
-		| ILoadOptionsFunctions
-		| IHookFunctions
-		| IWebhookFunctions
-		| IPollFunctions,
-	locator: unknown,
-	itemIndex?: number,
-): string {
+function checkedFormId(ctx: FilloutContext, locator: unknown, itemIndex?: number): string {
 	const formId = formIdFromLocator(locator);
 	if (formId === undefined) {
 		const shown =

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { AnsweredField, FormMetadata, Submission } from './interfaces';
-import { CALCULATION_TYPES, isKnownQuestionType } from '../helpers/questionTypes';
+import { CALCULATION_TYPES, isKnownQuestionType } from './questionTypes';
 
 /**
  * Keys a simplified submission uses for its own data. Question names never take

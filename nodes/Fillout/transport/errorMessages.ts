@@ -2,7 +2,7 @@ import type { JsonObject } from 'n8n-workflow';
 
 /**
  * Turns what Fillout answered (or how the connection failed) into a message a user can
- * act on. Pure: the transport gathers the facts, this decides the words. Nothing here
+ * act on. Pure: the transport gathers the facts, this writes the message. Nothing here
  * ever sees request headers, so keys and tokens cannot end up in a message.
  */
 
@@ -198,7 +198,7 @@ export interface FailedRequest {
 }
 
 /**
- * The words for a failed request, and the plain facts an error keeps of it (status,
+ * The error text for a failed request, and the plain facts an error keeps of it (status,
  * network code, Fillout's body), never the request or its headers.
  */
 export function describeFailedRequest(

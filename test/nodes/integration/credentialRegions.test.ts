@@ -1,6 +1,6 @@
 /**
  * The API key credential's test request goes where the node's requests go, for every
- * region it offers: both follow the region map of helpers/apiRoot.ts.
+ * region it offers: both follow the region map of transport/apiRoot.ts.
  */
 import type {
 	ICredentialDataDecryptedObject,

@@ -122,4 +122,19 @@ describe('parseDateInput + formatInZone', () => {
 	it('throws for an unknown time zone (reported by the caller)', () => {
 		expect(() => formatInZone(0, 'Mars/Olympus')).toThrow(RangeError);
 	});
+
+	it('gives a local mean time (seconds off the minute, before 1946 in Tehran) in whole minutes', () => {
+		// Tehran kept +3:25:44 until 1946: 205.7 minutes, written +03:26.
+		const instant = Date.UTC(1900, 0, 1, 12);
+		expect(zoneOffsetMinutes(instant, 'Asia/Tehran')).toBe(206);
+		expect(formatInZone(instant, 'Asia/Tehran')).toMatch(/^1900-01-01T15:25:44\.000\+03:26$/);
+	});
+
+	it('reads and writes the year 0000 (1 BC), which Intl names year 1', () => {
+		const august30 = new Date(0);
+		august30.setUTCFullYear(0, 7, 30);
+		august30.setUTCHours(19, 18, 0, 0);
+		expect(parseDateInput('0000-08-30T19:18', 'UTC')).toBe(august30.getTime());
+		expect(formatInZone(august30.getTime(), 'UTC')).toBe('0000-08-30T19:18:00.000+00:00');
+	});
 });

@@ -2,7 +2,7 @@ import {
 	isKnownQuestionType,
 	QUESTION_TYPES,
 	questionTypeInfo,
-} from '../../../nodes/Fillout/helpers/questionTypes';
+} from '../../../nodes/Fillout/shared/questionTypes';
 
 describe('question types', () => {
 	it('knows the 38 documented types', () => {

@@ -6,7 +6,8 @@ import { filloutRequest, sendFilloutRequest } from '../../../nodes/Fillout/trans
  * The 429 retry budget of the transport under mocked time (jest's fake timers, which
  * also drive performance.now()): a storm of `retry-after: 20` gives up after about a
  * minute with a clear error, and a storm that has cut this process's shared-key rate is
- * still retried, since waiting for its own pacing is not the service refusing.
+ * still retried, since waiting for its own pacing is not the service refusing. Last, the
+ * pacing is per credential: two credentials on one host do not wait for each other.
  * The service is a stub that answers 429 (with Fillout's headers) a given number of times.
  */
 
@@ -90,4 +91,30 @@ it('keeps retrying a storm that has cut the rate: waiting for its own pacing is 
 	expect(outcome?.ok).toBe(true);
 	expect(attempts).toHaveLength(15);
 	expect(attempts[14]).toBeGreaterThan(60_000);
+});
+
+describe('pacing per credential', () => {
+	const fiveRequests = (ctx: IExecuteFunctions) =>
+		Array.from({ length: 5 }, () => filloutRequest(ctx, { method: 'GET', path: '/forms' }));
+
+	it('lets two credentials send their first 5 requests at once', async () => {
+		const first = storm('pacing-first', 0, '1');
+		const second = storm('pacing-second', 0, '1');
+		const requests = [...fiveRequests(first.ctx), ...fiveRequests(second.ctx)];
+		await jest.advanceTimersByTimeAsync(5_000);
+		await Promise.all(requests);
+		// Neither waited: a window of 5 shared by both would hold the second five back a second.
+		expect([...first.attempts, ...second.attempts]).toHaveLength(10);
+		expect(Math.max(...first.attempts, ...second.attempts)).toBeLessThan(100);
+	});
+
+	it('holds the 6th request of one credential until its window has room', async () => {
+		const { ctx, attempts } = storm('pacing-single', 0, '1');
+		const requests = [...fiveRequests(ctx), filloutRequest(ctx, { method: 'GET', path: '/forms' })];
+		await jest.advanceTimersByTimeAsync(5_000);
+		await Promise.all(requests);
+		expect(attempts).toHaveLength(6);
+		expect(Math.max(...attempts.slice(0, 5))).toBeLessThan(100);
+		expect(attempts[5]).toBeGreaterThanOrEqual(1_000);
+	});
 });

@@ -1,8 +1,8 @@
 import type { INodePropertyOptions, ResourceMapperField } from 'n8n-workflow';
 
 import type { ChoiceOption, FormMetadata, FormQuestion } from '../../../shared/interfaces';
-import type { QuestionTypeInfo } from '../../../helpers/questionTypes';
-import { questionTypeInfo } from '../../../helpers/questionTypes';
+import type { QuestionTypeInfo } from '../../../shared/questionTypes';
+import { questionTypeInfo } from '../../../shared/questionTypes';
 
 /**
  * Create's Answers columns: one per question the node knows, as the editor offers them,

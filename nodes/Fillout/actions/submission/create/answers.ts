@@ -1,7 +1,7 @@
 import { calendarDate, formatInZone, parseDateInput } from '../../../shared/dates';
 import type { FormMetadata, FormQuestion } from '../../../shared/interfaces';
-import type { QuestionTypeInfo } from '../../../helpers/questionTypes';
-import { questionTypeInfo } from '../../../helpers/questionTypes';
+import type { QuestionTypeInfo } from '../../../shared/questionTypes';
+import { questionTypeInfo } from '../../../shared/questionTypes';
 import { questionKeyMap, RESERVED_KEYS } from '../../../shared/simplify';
 import { knownQuestions } from './answerColumns';
 
