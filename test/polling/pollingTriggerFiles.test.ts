@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	SANDBOX_FILE_OPTIONS,
 	bytesOfBinary,
+	directHash,
 	fileOrigin,
 	newFileForm,
 	respondWith,
@@ -22,10 +23,6 @@ const sandbox = useSandbox();
 
 beforeEach(() => sandbox().context.files.reset());
 afterEach(() => expect(sandbox().context.files.withAuthorization()).toEqual([]));
-
-async function hashOf(url: string): Promise<string> {
-	return sha256(Buffer.from(await (await fetch(url)).arrayBuffer()));
-}
 
 function answersWithFiles(resumeUrl: string, signatureUrl: string): IDataObject {
 	return {
@@ -67,7 +64,7 @@ describe('Download Files on the polling trigger', () => {
 		for (const [property, [url, fileName, mimeType]] of Object.entries(expected)) {
 			const binary = item.binary![property];
 			expect([binary.fileName, binary.mimeType]).toEqual([fileName, mimeType]);
-			expect(sha256(await bytesOfBinary(binary))).toBe(await hashOf(url));
+			expect(sha256(await bytesOfBinary(binary))).toBe(await directHash(url));
 		}
 		expect((item.json.files as IDataObject[]).map((file) => file.binaryProperty)).toEqual(
 			Object.keys(expected),

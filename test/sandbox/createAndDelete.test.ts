@@ -1,11 +1,7 @@
 /** Endpoints 5 (create, with its validation issues) and 6 (delete). */
-import { apiClient, call, freshForm, startHarness, type Harness, type Json } from './support';
+import { apiClient, call, freshForm, useHarness, type Json } from './support';
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 async function metadata(formId: string): Promise<Json> {
 	return (await h.api.get(`/forms/${formId}`)).body;

@@ -5,11 +5,10 @@
  */
 import type { Submission } from '../../nodes/Fillout/helpers/interfaces';
 import { closedPortUrl, type TriggerHarness, type WebhookRequestInit } from '../harness';
-import { freshForm, startHarness, type Harness, type Json } from '../sandbox/support';
+import { freshForm, useHarness, type Json } from '../sandbox/support';
 import { forgetProcessMemory } from '../../nodes/Fillout/trigger/memory';
 import { filloutTrigger, slots } from './support';
 
-let h: Harness;
 let instanceUrl: string;
 let formId: string;
 let stored: Submission;
@@ -36,8 +35,8 @@ const withSecret = (value: string | undefined, init: WebhookRequestInit): Webhoo
 	query: value === undefined ? {} : { secret: value },
 });
 
+const h = useHarness({ rateLimit: 0, quiet: true });
 beforeAll(async () => {
-	h = await startHarness({ rateLimit: 0, quiet: true });
 	instanceUrl = await closedPortUrl();
 	formId = await freshForm(h.control, {
 		name: FORM_NAME,
@@ -51,9 +50,6 @@ beforeAll(async () => {
 	trigger = filloutTrigger(h, formId, instanceUrl);
 	await trigger.activate();
 	secret = slots(trigger).production!.secret;
-});
-afterAll(async () => {
-	await h.sandbox.close();
 });
 // These tests deliver one stored submission many times; each must start the workflow,
 // so the window that drops repeated submissions (dedupe.test.ts) starts empty each time.

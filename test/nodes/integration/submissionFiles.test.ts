@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	SANDBOX_FILE_OPTIONS,
 	bytesOfBinary,
+	directHash,
 	fileOrigin,
 	newFileForm,
 	respondWith,
@@ -21,13 +22,6 @@ const getParameters = (formId: string, submissionId: string, extra: IDataObject 
 	...extra,
 	fileOptions: { ...SANDBOX_FILE_OPTIONS, ...(extra.fileOptions as IDataObject | undefined) },
 });
-
-/** The hash of a file fetched straight from the sandbox (no credential, not through the node). */
-async function directHash(url: string): Promise<string> {
-	const response = await fetch(url);
-	expect(response.status).toBe(200);
-	return sha256(Buffer.from(await response.arrayBuffer()));
-}
 
 beforeEach(() => sandbox().context.files.reset());
 afterEach(() => expect(sandbox().context.files.withAuthorization()).toEqual([]));

@@ -10,9 +10,9 @@ import {
 	listDirect,
 	newForm,
 	runFillout,
-	sleepMs,
 	useSandbox,
 } from './support';
+import { sleep } from '../../../sandbox/timers';
 
 const sandbox = useSandbox();
 
@@ -300,7 +300,7 @@ describe('Submission → Get Many while submissions arrive and are deleted', () 
 					}
 					await control(sandbox(), 'POST', `/forms/${formId}/respond`, {});
 					changes++;
-					await sleepMs(15);
+					await sleep(15);
 				}
 			})();
 			const { result } = await getMany(formId, { filters: { sort } });
