@@ -104,7 +104,9 @@ describe('Download Files on the polling trigger', () => {
 		expect(idsOf(second.items)).toEqual([next]);
 		expect(Object.keys(second.items?.[0].binary ?? {})).toEqual(['Resume_1', 'Signature_1']);
 	});
+});
 
+describe("Download Files on the polling trigger within n8n's poll budget", () => {
 	it("files that take longer than n8n's poll budget: each poll emits the oldest submissions with all their files, the next goes on", async () => {
 		const files = fileOrigin(sandbox());
 		const formId = await newFileForm(sandbox());
@@ -220,7 +222,9 @@ describe('Download Files on the polling trigger', () => {
 			await control(sandbox(), 'POST', '/faults', { latencyMs: 0 });
 		}
 	});
+});
 
+describe('Download Files on the polling trigger: private addresses, test events, the option off', () => {
 	it('a file at a private network address is noted on its item and not requested, with the option off', async () => {
 		const host = await startFileHost();
 		try {

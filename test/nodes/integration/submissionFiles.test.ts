@@ -26,7 +26,7 @@ const getParameters = (formId: string, submissionId: string, extra: IDataObject 
 beforeEach(() => sandbox().context.files.reset());
 afterEach(() => expect(sandbox().context.files.withAuthorization()).toEqual([]));
 
-describe('Download Files', () => {
+describe('Download Files: what it fetches', () => {
 	it('turns every upload, signature address and document into binary data with its name, MIME type and bytes', async () => {
 		const files = fileOrigin(sandbox());
 		const formId = await newFileForm(sandbox());
@@ -156,7 +156,9 @@ describe('Download Files', () => {
 		expect(off.items[0].json).not.toHaveProperty('files');
 		expect(sandbox().context.files.requests).toEqual([]);
 	});
+});
 
+describe('Download Files: redirects, failures and limits', () => {
 	it('follows a redirect to another host without a credential, and gives up after 5', async () => {
 		const files = fileOrigin(sandbox());
 		const target = `${sandbox().origin}/files/r1/moved.pdf`; // the API's own host

@@ -96,7 +96,7 @@ describe('Submission → Get Many: Limit', () => {
 const answerOf = (submission: IDataObject, name: string) =>
 	(submission.questions as IDataObject[]).find((question) => question.name === name)?.value;
 
-describe('Submission → Get Many: filters and options', () => {
+describe('Submission → Get Many: dates and parameters', () => {
 	it('reads dates in the workflow’s time zone and sends them with an offset', async () => {
 		// One submission per hour from 2024-03-01T00:00Z.
 		const formId = await formWith(48, 3_600_000);
@@ -181,7 +181,9 @@ describe('Submission → Get Many: filters and options', () => {
 		// A 400 is not retried.
 		expect(listRequests).toBe(1);
 	});
+});
 
+describe('Submission → Get Many: filters, links, previews and Simplify', () => {
 	it('filters by status, search text, and adds edit links and previews', async () => {
 		const form = await newForm(sandbox(), {
 			questions: [
