@@ -92,43 +92,45 @@ beforeAll(async () => {
 	e2e = await connectE2e();
 });
 
+// What the beforeAll of each credential's describe block sets up, for its tests (jest runs the
+// blocks one after the other, so one set of variables serves both).
+let credential: CredentialRef;
+let check: FilloutApi;
+let bearer: string;
+let account: SandboxAccount;
+let bigFormId: string;
+let workFormId: string;
+let searchToken: string;
+let searchIds: string[];
+let inProgressIds: string[];
+let generated: {
+	submissionIds: string[];
+	firstSubmissionTime: string;
+	lastSubmissionTime: string;
+};
+
+const run = async (
+	name: string,
+	parameters: Record<string, unknown>,
+	inputItems?: Array<Record<string, unknown>>,
+	onError?: 'continueRegularOutput',
+) =>
+	await e2e.n8n.runOnce(
+		actionWorkflow({ name: unique(name), credential, parameters, inputItems, onError }),
+	);
+
+/** Submission → Get Many on the big form with these parameters; the node's output. */
+const listBig = async (name: string, parameters: Record<string, unknown>) =>
+	outputOf(
+		await run(name, {
+			resource: 'submission',
+			operation: 'getMany',
+			form: formById(bigFormId),
+			...parameters,
+		}),
+	);
+
 describe.each(cases)('Fillout node with $label', ({ accountId, setUp }) => {
-	let credential: CredentialRef;
-	let check: FilloutApi;
-	let bearer: string;
-	let account: SandboxAccount;
-	let bigFormId: string;
-	let workFormId: string;
-	let searchToken: string;
-	let searchIds: string[];
-	let inProgressIds: string[];
-	let generated: {
-		submissionIds: string[];
-		firstSubmissionTime: string;
-		lastSubmissionTime: string;
-	};
-
-	const run = async (
-		name: string,
-		parameters: Record<string, unknown>,
-		inputItems?: Array<Record<string, unknown>>,
-		onError?: 'continueRegularOutput',
-	) =>
-		await e2e.n8n.runOnce(
-			actionWorkflow({ name: unique(name), credential, parameters, inputItems, onError }),
-		);
-
-	/** Submission → Get Many on the big form with these parameters; the node's output. */
-	const listBig = async (name: string, parameters: Record<string, unknown>) =>
-		outputOf(
-			await run(name, {
-				resource: 'submission',
-				operation: 'getMany',
-				form: formById(bigFormId),
-				...parameters,
-			}),
-		);
-
 	beforeAll(async () => {
 		({ credential, check, bearer } = await setUp(e2e));
 		account = await e2e.sandbox.account(accountId);
@@ -160,6 +162,13 @@ describe.each(cases)('Fillout node with $label', ({ accountId, setUp }) => {
 		await e2e.sandbox.generate(workFormId, { count: 3 });
 	});
 
+	formTests(accountId);
+	submissionReadTests();
+	submissionWriteTests();
+	webhookTests(accountId);
+});
+
+function formTests(accountId: string): void {
 	describe('form', () => {
 		it('getMany, Return All: every form of the workspace, as ID and name', async () => {
 			const items = outputOf(
@@ -202,8 +211,10 @@ describe.each(cases)('Fillout node with $label', ({ accountId, setUp }) => {
 			expect((items[0].questions as unknown[]).length).toBe(QUESTIONS.length);
 		});
 	});
+}
 
-	describe('submission', () => {
+function submissionReadTests(): void {
+	describe('submission: get and get many', () => {
 		it('getMany, Return All: every finished submission, across pages, in order', async () => {
 			const before = (await e2e.sandbox.stats()).byKey[bearer]?.requests ?? {};
 			const items = await listBig('submissions all', { returnAll: true });
@@ -343,7 +354,11 @@ describe.each(cases)('Fillout node with $label', ({ accountId, setUp }) => {
 				expect.objectContaining({ submissionId: last }),
 			]);
 		});
+	});
+}
 
+function submissionWriteTests(): void {
+	describe('submission: create and delete', () => {
 		it('create, mapped automatically: 23 items in requests of at most 10, all stored', async () => {
 			const people = Array.from({ length: 23 }, (_, index) => ({
 				Name: `Person ${index} ${searchToken}`,
@@ -457,7 +472,9 @@ describe.each(cases)('Fillout node with $label', ({ accountId, setUp }) => {
 				await expect(check.submission(workFormId, id)).resolves.toBeUndefined();
 		});
 	});
+}
 
+function webhookTests(accountId: string): void {
 	describe('webhook', () => {
 		let webhookId: number;
 		const url = `https://hooks.example.com/fillout/${Date.now().toString(36)}`;
@@ -492,4 +509,4 @@ describe.each(cases)('Fillout node with $label', ({ accountId, setUp }) => {
 			expect(await e2e.sandbox.webhooksOf(workFormId)).toEqual([]);
 		});
 	});
-});
+}

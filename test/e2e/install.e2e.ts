@@ -18,7 +18,7 @@ beforeAll(async () => {
 	e2e = await connectE2e();
 });
 
-describe('the community package', () => {
+describe('the community package: installed and loaded', () => {
 	it('is unpacked into .n8n/nodes/node_modules and recorded in .n8n/nodes/package.json', () => {
 		const { installed, packed, n8n } = e2e.state;
 		expect(installed.dir).toBe(join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME));
@@ -120,7 +120,9 @@ describe('the community package', () => {
 			);
 		}
 	});
+});
 
+describe('the community package: its credentials and workflows in n8n', () => {
 	it('registers both credential types, the OAuth2 one extending oAuth2Api', async () => {
 		const types = await e2e.n8n.credentialTypes();
 		const byName = new Map(types.map((type) => [type.name, type]));

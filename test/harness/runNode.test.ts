@@ -13,7 +13,7 @@ const apiKeyCredentials = () => ({
 	},
 });
 
-describe('runNode', () => {
+describe('runNode: credentials', () => {
 	it('sends Authorization: Bearer <apiKey> to the custom Base URL, once per input item', async () => {
 		const result = await runNode({
 			nodeType: HarnessProbe,
@@ -95,7 +95,9 @@ describe('runNode', () => {
 
 		expect(server.requests[0].headers.authorization).toBe('Bearer sk_from_expression');
 	});
+});
 
+describe('runNode: item errors, workflow settings, parameters and versions', () => {
 	it('continueOnFail turns a failing item into an error item and keeps the others', async () => {
 		server.setHandler((request) =>
 			(request.json as { n?: number } | undefined)?.n === 2

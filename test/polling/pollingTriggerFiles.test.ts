@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	SANDBOX_FILE_OPTIONS,
 	bytesOfBinary,
+	directHash,
 	fileOrigin,
 	newFileForm,
 	respondWith,
@@ -22,10 +23,6 @@ const sandbox = useSandbox();
 
 beforeEach(() => sandbox().context.files.reset());
 afterEach(() => expect(sandbox().context.files.withAuthorization()).toEqual([]));
-
-async function hashOf(url: string): Promise<string> {
-	return sha256(Buffer.from(await (await fetch(url)).arrayBuffer()));
-}
 
 function answersWithFiles(resumeUrl: string, signatureUrl: string): IDataObject {
 	return {
@@ -67,7 +64,7 @@ describe('Download Files on the polling trigger', () => {
 		for (const [property, [url, fileName, mimeType]] of Object.entries(expected)) {
 			const binary = item.binary![property];
 			expect([binary.fileName, binary.mimeType]).toEqual([fileName, mimeType]);
-			expect(sha256(await bytesOfBinary(binary))).toBe(await hashOf(url));
+			expect(sha256(await bytesOfBinary(binary))).toBe(await directHash(url));
 		}
 		expect((item.json.files as IDataObject[]).map((file) => file.binaryProperty)).toEqual(
 			Object.keys(expected),
@@ -107,7 +104,9 @@ describe('Download Files on the polling trigger', () => {
 		expect(idsOf(second.items)).toEqual([next]);
 		expect(Object.keys(second.items?.[0].binary ?? {})).toEqual(['Resume_1', 'Signature_1']);
 	});
+});
 
+describe("Download Files on the polling trigger within n8n's poll budget", () => {
 	it("files that take longer than n8n's poll budget: each poll emits the oldest submissions with all their files, the next goes on", async () => {
 		const files = fileOrigin(sandbox());
 		const formId = await newFileForm(sandbox());
@@ -223,7 +222,9 @@ describe('Download Files on the polling trigger', () => {
 			await control(sandbox(), 'POST', '/faults', { latencyMs: 0 });
 		}
 	});
+});
 
+describe('Download Files on the polling trigger: private addresses, test events, the option off', () => {
 	it('a file at a private network address is noted on its item and not requested, with the option off', async () => {
 		const host = await startFileHost();
 		try {

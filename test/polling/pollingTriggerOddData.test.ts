@@ -7,13 +7,13 @@
  */
 import { fileOrigin, newFileForm } from '../nodes/integration/support/files';
 import { n8nLogger } from '../trigger/support';
+import { sleep } from '../../sandbox/timers';
 import { control, newForm, useSandbox } from '../nodes/integration/support';
 import { countingRequests, idsOf, pollingTrigger, secondsAgo, submit } from './support';
 
 const sandbox = useSandbox();
 
 const MINUTE_MS = 60_000;
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 const secondsAhead = (seconds: number) => new Date(Date.now() + seconds * 1000);
 
 async function emptyForm(): Promise<string> {

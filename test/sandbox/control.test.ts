@@ -1,11 +1,15 @@
 /** The /_sandbox/ control API that tests in other processes rely on. */
-import { apiClient, call, freshForm, startHarness, type Harness, type Json } from './support';
+import {
+	apiClient,
+	call,
+	freshForm,
+	startHarness,
+	useHarness,
+	type Harness,
+	type Json,
+} from './support';
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 describe('GET /_sandbox/info', () => {
 	it('tells where everything is and the demo credentials', async () => {

@@ -1,11 +1,7 @@
 /** Endpoints 5 (create, with its validation issues) and 6 (delete). */
-import { apiClient, call, freshForm, startHarness, type Harness, type Json } from './support';
+import { apiClient, call, freshForm, useHarness, type Json } from './support';
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 async function metadata(formId: string): Promise<Json> {
 	return (await h.api.get(`/forms/${formId}`)).body;
@@ -120,172 +116,175 @@ describe('POST /forms/{formId}/submissions', () => {
 		expect(res.body.submissions[0].quiz).toEqual({ score: 1, maxScore: 5 });
 	});
 
-	describe('refuses a bad body with 400 and a JSON array of issues, creating nothing', () => {
-		let formId: string;
-		let questionId: string;
-		beforeAll(async () => {
-			formId = await freshForm(h.control);
-			questionId = (await metadata(formId)).questions[0].id;
-		});
-
-		async function issuesFor(body: unknown): Promise<Json[]> {
-			const res = await h.api.post(`/forms/${formId}/submissions`, body);
-			expect(res.status).toBe(400);
-			expect(res.body.statusCode).toBe(400);
-			expect(res.body.error).toBe('Bad Request');
-			const issues = JSON.parse(res.body.message);
-			expect(Array.isArray(issues)).toBe(true);
-			for (const issue of issues)
-				expect(issue).toEqual(
-					expect.objectContaining({ path: expect.any(Array), message: expect.any(String) }),
-				);
-			expect(await total(formId)).toBe(0);
-			return issues;
-		}
-
-		const good = () => ({ questions: [{ id: questionId, value: 'ok' }] });
-
-		it('missing submissions', async () => {
-			expect(await issuesFor({})).toEqual([
-				expect.objectContaining({ path: ['submissions'], message: 'Required' }),
-			]);
-		});
-
-		it('submissions of the wrong type', async () => {
-			expect(await issuesFor({ submissions: 'all' })).toEqual([
-				expect.objectContaining({
-					path: ['submissions'],
-					message: 'Expected array, received string',
-				}),
-			]);
-		});
-
-		it('more than 10 submissions', async () => {
-			const issues = await issuesFor({ submissions: Array.from({ length: 11 }, good) });
-			expect(issues).toEqual([
-				expect.objectContaining({ code: 'too_big', path: ['submissions'], maximum: 10 }),
-			]);
-		});
-
-		it('an unknown question id, with its exact path', async () => {
-			const body = {
-				submissions: [good(), good(), good(), { questions: [{ id: 'nope', value: 1 }] }],
-			};
-			const issues = await issuesFor(body);
-			expect(issues).toEqual([
-				expect.objectContaining({
-					path: ['submissions', 3, 'questions', 0, 'id'],
-					message: expect.stringContaining('nope'),
-				}),
-			]);
-		});
-
-		it('wrong types inside an item', async () => {
-			const issues = await issuesFor({
-				submissions: [{ questions: [{ id: 7, value: 'x' }] }, { questions: 'x' }, 'item'],
-			});
-			expect(issues.map((i) => i.path)).toEqual([
-				['submissions', 0, 'questions', 0, 'id'],
-				['submissions', 1, 'questions'],
-				['submissions', 2],
-			]);
-		});
-
-		it('missing questions', async () => {
-			expect((await issuesFor({ submissions: [{}] }))[0].path).toEqual([
-				'submissions',
-				0,
-				'questions',
-			]);
-		});
-
-		it('a bad date-time', async () => {
-			const issues = await issuesFor({
-				submissions: [
-					{ ...good(), submissionTime: '2024-01-01 10:00' },
-					{ ...good(), lastUpdatedAt: 'later' },
-				],
-			});
-			expect(issues).toEqual([
-				expect.objectContaining({
-					path: ['submissions', 0, 'submissionTime'],
-					message: 'Invalid datetime',
-				}),
-				expect.objectContaining({
-					path: ['submissions', 1, 'lastUpdatedAt'],
-					message: 'Invalid datetime',
-				}),
-			]);
-		});
-
-		it('unknown URL parameter, scheduling and payment ids', async () => {
-			const issues = await issuesFor({
-				submissions: [
-					{
-						...good(),
-						urlParameters: [{ id: 'u', name: 'u', value: 'v' }],
-						scheduling: [{ id: 's', value: {} }],
-						payments: [{ id: 'p', value: {} }],
-					},
-				],
-			});
-			expect(issues.map((i) => i.path)).toEqual([
-				['submissions', 0, 'urlParameters', 0, 'id'],
-				['submissions', 0, 'scheduling', 0, 'id'],
-				['submissions', 0, 'payments', 0, 'id'],
-			]);
-		});
-
-		it('incomplete scheduling and payment values', async () => {
-			const form = await metadata(EVENT_FORM());
-			const before = await total(form.id);
-			const res = await h.api.post(`/forms/${form.id}/submissions`, {
-				submissions: [
-					{
-						questions: [],
-						scheduling: [
-							{
-								id: form.scheduling[0].id,
-								value: {
-									fullName: 'A',
-									email: 'not-an-email',
-									timezone: 'UTC',
-									eventStartTime: '2024-01-01T00:00:00Z',
-								},
-							},
-						],
-						payments: [{ id: form.payments[0].id, value: { totalAmount: 12.5 } }],
-					},
-				],
-			});
-			expect(res.status).toBe(400);
-			const paths = JSON.parse(res.body.message).map((i: Json) => i.path.join('.'));
-			expect(paths).toEqual([
-				'submissions.0.scheduling.0.value.email',
-				'submissions.0.scheduling.0.value.eventEndTime',
-				'submissions.0.payments.0.value.paymentId',
-				'submissions.0.payments.0.value.totalAmount',
-			]);
-			expect(await total(form.id)).toBe(before);
-		});
-
-		it('a body that is not JSON', async () => {
-			const res = await call('POST', `${h.sandbox.apiRoot}/forms/${formId}/submissions`, {
-				headers: {
-					authorization: `Bearer ${h.sandbox.demo.apiKey}`,
-					'content-type': 'application/json',
-				},
-				raw: '{"submissions": [',
-			});
-			expect(res.status).toBe(400);
-			expect(res.body.message).toBe('Body is not valid JSON');
-		});
-	});
-
 	it('answers 404 for an unknown form', async () => {
 		expect((await h.api.post('/forms/unknownForm/submissions', { submissions: [] })).status).toBe(
 			404,
 		);
+	});
+});
+
+// The bad-body tests share a form, and check that nothing was created with each refusal.
+let formId: string;
+let questionId: string;
+beforeAll(async () => {
+	formId = await freshForm(h.control);
+	questionId = (await metadata(formId)).questions[0].id;
+});
+
+async function issuesFor(body: unknown): Promise<Json[]> {
+	const res = await h.api.post(`/forms/${formId}/submissions`, body);
+	expect(res.status).toBe(400);
+	expect(res.body.statusCode).toBe(400);
+	expect(res.body.error).toBe('Bad Request');
+	const issues = JSON.parse(res.body.message);
+	expect(Array.isArray(issues)).toBe(true);
+	for (const issue of issues)
+		expect(issue).toEqual(
+			expect.objectContaining({ path: expect.any(Array), message: expect.any(String) }),
+		);
+	expect(await total(formId)).toBe(0);
+	return issues;
+}
+
+const good = () => ({ questions: [{ id: questionId, value: 'ok' }] });
+
+describe('POST /forms/{formId}/submissions refuses a body of the wrong shape with 400 and a JSON array of issues, creating nothing', () => {
+	it('missing submissions', async () => {
+		expect(await issuesFor({})).toEqual([
+			expect.objectContaining({ path: ['submissions'], message: 'Required' }),
+		]);
+	});
+
+	it('submissions of the wrong type', async () => {
+		expect(await issuesFor({ submissions: 'all' })).toEqual([
+			expect.objectContaining({
+				path: ['submissions'],
+				message: 'Expected array, received string',
+			}),
+		]);
+	});
+
+	it('more than 10 submissions', async () => {
+		const issues = await issuesFor({ submissions: Array.from({ length: 11 }, good) });
+		expect(issues).toEqual([
+			expect.objectContaining({ code: 'too_big', path: ['submissions'], maximum: 10 }),
+		]);
+	});
+
+	it('a body that is not JSON', async () => {
+		const res = await call('POST', `${h.sandbox.apiRoot}/forms/${formId}/submissions`, {
+			headers: {
+				authorization: `Bearer ${h.sandbox.demo.apiKey}`,
+				'content-type': 'application/json',
+			},
+			raw: '{"submissions": [',
+		});
+		expect(res.status).toBe(400);
+		expect(res.body.message).toBe('Body is not valid JSON');
+	});
+});
+
+describe('POST /forms/{formId}/submissions refuses bad answers with 400 and a JSON array of issues, creating nothing', () => {
+	it('an unknown question id, with its exact path', async () => {
+		const body = {
+			submissions: [good(), good(), good(), { questions: [{ id: 'nope', value: 1 }] }],
+		};
+		const issues = await issuesFor(body);
+		expect(issues).toEqual([
+			expect.objectContaining({
+				path: ['submissions', 3, 'questions', 0, 'id'],
+				message: expect.stringContaining('nope'),
+			}),
+		]);
+	});
+
+	it('wrong types inside an item', async () => {
+		const issues = await issuesFor({
+			submissions: [{ questions: [{ id: 7, value: 'x' }] }, { questions: 'x' }, 'item'],
+		});
+		expect(issues.map((i) => i.path)).toEqual([
+			['submissions', 0, 'questions', 0, 'id'],
+			['submissions', 1, 'questions'],
+			['submissions', 2],
+		]);
+	});
+
+	it('missing questions', async () => {
+		expect((await issuesFor({ submissions: [{}] }))[0].path).toEqual([
+			'submissions',
+			0,
+			'questions',
+		]);
+	});
+
+	it('a bad date-time', async () => {
+		const issues = await issuesFor({
+			submissions: [
+				{ ...good(), submissionTime: '2024-01-01 10:00' },
+				{ ...good(), lastUpdatedAt: 'later' },
+			],
+		});
+		expect(issues).toEqual([
+			expect.objectContaining({
+				path: ['submissions', 0, 'submissionTime'],
+				message: 'Invalid datetime',
+			}),
+			expect.objectContaining({
+				path: ['submissions', 1, 'lastUpdatedAt'],
+				message: 'Invalid datetime',
+			}),
+		]);
+	});
+
+	it('unknown URL parameter, scheduling and payment ids', async () => {
+		const issues = await issuesFor({
+			submissions: [
+				{
+					...good(),
+					urlParameters: [{ id: 'u', name: 'u', value: 'v' }],
+					scheduling: [{ id: 's', value: {} }],
+					payments: [{ id: 'p', value: {} }],
+				},
+			],
+		});
+		expect(issues.map((i) => i.path)).toEqual([
+			['submissions', 0, 'urlParameters', 0, 'id'],
+			['submissions', 0, 'scheduling', 0, 'id'],
+			['submissions', 0, 'payments', 0, 'id'],
+		]);
+	});
+
+	it('incomplete scheduling and payment values', async () => {
+		const form = await metadata(EVENT_FORM());
+		const before = await total(form.id);
+		const res = await h.api.post(`/forms/${form.id}/submissions`, {
+			submissions: [
+				{
+					questions: [],
+					scheduling: [
+						{
+							id: form.scheduling[0].id,
+							value: {
+								fullName: 'A',
+								email: 'not-an-email',
+								timezone: 'UTC',
+								eventStartTime: '2024-01-01T00:00:00Z',
+							},
+						},
+					],
+					payments: [{ id: form.payments[0].id, value: { totalAmount: 12.5 } }],
+				},
+			],
+		});
+		expect(res.status).toBe(400);
+		const paths = JSON.parse(res.body.message).map((i: Json) => i.path.join('.'));
+		expect(paths).toEqual([
+			'submissions.0.scheduling.0.value.email',
+			'submissions.0.scheduling.0.value.eventEndTime',
+			'submissions.0.payments.0.value.paymentId',
+			'submissions.0.payments.0.value.totalAmount',
+		]);
+		expect(await total(form.id)).toBe(before);
 	});
 });
 

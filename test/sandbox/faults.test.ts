@@ -1,16 +1,14 @@
 /** Fault injection through POST/DELETE /_sandbox/faults: latency, forced statuses, dropped connections. */
-import { freshForm, startHarness, type Harness } from './support';
+import { freshForm, useHarness } from './support';
 
-let h: Harness;
 let formId: string;
 let questionId: string;
+const h = useHarness();
 beforeAll(async () => {
-	h = await startHarness();
 	formId = await freshForm(h.control);
 	questionId = (await h.api.get(`/forms/${formId}`)).body.questions[0].id;
 });
 afterEach(() => h.control.delete('/faults'));
-afterAll(() => h.sandbox.close());
 
 const total = async () =>
 	(await h.api.get(`/forms/${formId}/submissions`)).body.totalResponses as number;

@@ -1,22 +1,17 @@
 /** The sandbox's file host: deterministic content of any size, 404, redirect, slow, chunked, and the Authorization check. */
-import { createHash } from 'node:crypto';
 
 import { fileOriginFor } from '../../sandbox/files';
-import { startHarness, type Harness } from './support';
+import { sha256 } from '../support/hash';
+import { useHarness } from './support';
 
-let h: Harness;
 let files: string;
+const h = useHarness({ rateLimit: 0 });
 beforeAll(async () => {
-	h = await startHarness({ rateLimit: 0 });
 	files = fileOriginFor(h.sandbox.origin);
 });
 beforeEach(() => h.control.post('/files/reset', {}));
-afterAll(() => h.sandbox.close());
 
-const hashOf = async (response: Response) =>
-	createHash('sha256')
-		.update(Buffer.from(await response.arrayBuffer()))
-		.digest('hex');
+const hashOf = async (response: Response) => sha256(Buffer.from(await response.arrayBuffer()));
 
 it('serves files on the other loopback name, the same bytes for the same path, other bytes for another', async () => {
 	expect(new URL(files).hostname).toBe('localhost');

@@ -1,5 +1,5 @@
 /** Endpoints 1 and 2, authentication failures as the live service answers them, regions, errors. */
-import { apiClient, call, startHarness, type Harness, type Json } from './support';
+import { apiClient, call, useHarness, type Json } from './support';
 
 const KNOWN_TYPES = [
 	'Address',
@@ -42,13 +42,9 @@ const KNOWN_TYPES = [
 	'URLInput',
 ];
 
-let h: Harness;
 const EXTRA_KEY = 'local-dev-key';
 
-beforeAll(async () => {
-	h = await startHarness({ apiKeys: [EXTRA_KEY] });
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness({ apiKeys: [EXTRA_KEY] });
 
 async function allMetadata(): Promise<Json[]> {
 	return Promise.all(

@@ -1,11 +1,7 @@
 /** Endpoint 3 (list) and 4 (one): paging, order, filters, search, edit links, previews, parameter errors. */
-import { freshForm, startHarness, type Harness, type Json } from './support';
+import { freshForm, useHarness, type Json } from './support';
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 async function generate(formId: string, body: Record<string, unknown>): Promise<Json> {
 	const res = await h.control.post(`/forms/${formId}/generate`, body);

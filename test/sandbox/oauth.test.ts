@@ -1,13 +1,9 @@
 /** OAuth 2.0 authorization-code flow: consent page, both token body encodings, Basic auth, codes, invalidation, regions. */
-import { apiClient, call, sleep, startHarness, type Harness, type HttpResult } from './support';
+import { apiClient, call, sleep, startHarness, useHarness, type HttpResult } from './support';
 
 const REDIRECT = 'http://localhost:5678/rest/oauth2-credential/callback';
 
-let h: Harness;
-beforeAll(async () => {
-	h = await startHarness();
-});
-afterAll(() => h.sandbox.close());
+const h = useHarness();
 
 const client = () => h.sandbox.demo.oauthClient;
 

@@ -6,14 +6,13 @@
  * sandbox at the transport level; responses are the sandbox's own, never mocked.
  */
 import { Fillout } from '@fillout/api';
-import { startHarness, type Harness } from './support';
+import { useHarness } from './support';
 
-let h: Harness;
 const realFetch = globalThis.fetch;
 const hostsSeen: string[] = [];
 
+const h = useHarness();
 beforeAll(async () => {
-	h = await startHarness();
 	const regionRoots: Record<string, string> = {
 		'https://api.fillout.com': h.sandbox.origin,
 		'https://eu-api.fillout.com': `${h.sandbox.origin}/eu`,
@@ -28,7 +27,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	globalThis.fetch = realFetch;
-	await h.sandbox.close();
 });
 
 const client = () => new Fillout(h.sandbox.demo.apiKey);

@@ -4,19 +4,15 @@ import {
 	freshForm,
 	startHarness,
 	startReceiver,
-	type Harness,
+	useHarness,
 	type Json,
 	type Receiver,
 } from './support';
 
-let h: Harness;
 const receivers: Receiver[] = [];
-beforeAll(async () => {
-	h = await startHarness();
-});
+const h = useHarness();
 afterAll(async () => {
 	await Promise.all(receivers.map((r) => r.close()));
-	await h.sandbox.close();
 });
 
 async function receiver(reply: { status?: number; delayMs?: number } = {}): Promise<Receiver> {

@@ -5,7 +5,7 @@
  * execution runs in n8n-core's real engine as a worker runs it (runAsWorker), the
  * deliveries and hooks in n8n-core's real contexts, all against the sandbox.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
@@ -20,6 +20,7 @@ import type { TriggerHarness } from '../harness';
 import { HarnessNodeTypes } from '../harness/nodeTypes';
 import { runAsWorker } from '../harness';
 import { freshForm, type Harness } from '../sandbox/support';
+import { sha256 } from '../support/hash';
 import {
 	filloutTrigger,
 	n8nLogger,
@@ -98,15 +99,13 @@ function signedWithCredential(
 	return { ...fields, signature };
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
-
 /** The record a delivery must carry: without its secret, with the secret's SHA-256. */
 function expectedCarried(production: WebhookRecord, workflowId: string, apiKey: string) {
 	const rest: Partial<WebhookRecord> = { ...production };
 	delete rest.secret;
 	const fields = {
 		...(rest as Omit<WebhookRecord, 'secret'>),
-		secretFingerprint: sha256(production.secret),
+		secretFingerprint: sha256(production.secret, 'base64url'),
 	};
 	return signedWithCredential(fields, workflowId, apiKey);
 }
@@ -365,7 +364,7 @@ describe('only a record signed with the credential, for this node and its form, 
 		const otherForm = { ...fields, formId: 'another-form' };
 		const keyedForThisForm = signedWithCredential(otherForm, workflowId, apiKey, production.formId);
 		const notDerived = signedWithCredential(
-			{ ...fields, secretFingerprint: sha256('L'.repeat(43)) },
+			{ ...fields, secretFingerprint: sha256('L'.repeat(43), 'base64url') },
 			workflowId,
 			apiKey,
 		);

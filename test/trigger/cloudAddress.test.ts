@@ -4,18 +4,12 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 
-import { freshForm, startHarness, type Harness } from '../sandbox/support';
+import { freshForm, useHarness } from '../sandbox/support';
 import { filloutTrigger, slots, webhooksOf } from './support';
 
 const OAUTH_TOKEN = 'fillout_token_trigger_tests';
-let h: Harness;
 
-beforeAll(async () => {
-	h = await startHarness({ rateLimit: 0, quiet: true, apiKeys: [OAUTH_TOKEN] });
-});
-afterAll(async () => {
-	await h.sandbox.close();
-});
+const h = useHarness({ rateLimit: 0, quiet: true, apiKeys: [OAUTH_TOKEN] });
 
 /** Activation's error, or a failure if it succeeded. */
 async function activationError(

@@ -123,7 +123,9 @@ describe('parseDelivery', () => {
 			}).ok,
 		).toBe(true);
 	});
+});
 
+describe('parseDelivery: what it refuses and ignores', () => {
 	it.each<[string, Parameters<typeof parseDelivery>[0], RegExp]>([
 		['a text body', { body: 'hello', contentType: 'application/json' }, /not valid JSON/],
 		[

@@ -5,26 +5,25 @@
  * the execution as a queue-mode worker runs it: no body can set item-level keys (`json`,
  * `binary`, `pairedItem`, the carried record) or plant a record of the trigger's webhook.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { SIGNED_RECORD_KEY } from '../../nodes/Fillout/webhookTrigger/signedRecord';
 import { runAsWorker, type TriggerHarness } from '../harness';
-import { freshForm, startHarness, type Harness, type Json } from '../sandbox/support';
+import { freshForm, useHarness, type Json } from '../sandbox/support';
+import { sha256 } from '../support/hash';
 import { http } from '../support/http';
 import { startEndpoint, type Endpoint } from './support/endpoint';
 import { filloutTrigger, n8nLogger, slots, webhooksOf, forgetProcessMemory } from './support';
 
-let h: Harness;
 let endpoint: Endpoint;
 
+const h = useHarness({ rateLimit: 0, quiet: true });
 beforeAll(async () => {
-	h = await startHarness({ rateLimit: 0, quiet: true });
 	endpoint = await startEndpoint();
 });
 afterAll(async () => {
 	await endpoint.close();
-	await h.sandbox.close();
 });
 beforeEach(() => {
 	forgetProcessMemory();
@@ -113,8 +112,6 @@ function plantedSubmission(submissionId: string, planted: Json) {
 	};
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
-
 describe('a body sent by hand to the address, with its secret', () => {
 	it('Simplify off: keys a submission never has stay inside json, and the form is the trigger’s', async () => {
 		const formId = await freshForm(h.control);
@@ -159,7 +156,7 @@ describe('a body sent by hand to the address, with its secret', () => {
 			url,
 			apiRoot: h.sandbox.apiRoot,
 			createdAt: '2026-11-26T00:00:00.000Z',
-			secretFingerprint: sha256(secret),
+			secretFingerprint: sha256(secret, 'base64url'),
 		};
 		const signature = createHmac('sha256', secret)
 			.update(JSON.stringify(forged))

@@ -107,7 +107,9 @@ describe('activation', () => {
 		expect(await webhooksOf(h, formId)).toHaveLength(1);
 		expect(slots(trigger).production?.formId).toBe(formId);
 	});
+});
 
+describe('activation when the old webhook cannot simply be removed', () => {
 	it('a webhook the service already dropped (404) is no error: warned, forgotten, replaced', async () => {
 		const formId = await freshForm(h.control);
 		const trigger = filloutTrigger(h, formId, instanceUrl);
@@ -227,7 +229,9 @@ describe('activation', () => {
 		await after.deactivate();
 		expect(await webhooksOf(h, euForm)).toEqual([]);
 	});
+});
 
+describe('activation with a form that is missing or empty', () => {
 	it('a form that does not exist fails activation with its id and registers nothing', async () => {
 		const trigger = filloutTrigger(h, 'noSuchForm1', instanceUrl);
 		await expect(trigger.activate()).rejects.toThrow('Form noSuchForm1 not found');

@@ -3,29 +3,27 @@
  * to the address the trigger registered, where a stand-in for n8n's webhook endpoint
  * (./support/endpoint.ts) hands it to the trigger's webhook() through the harness.
  */
-import { createHash } from 'node:crypto';
 
 import { fileOriginFor } from '../../sandbox/files';
 import type { TriggerHarness } from '../harness';
-import { apiClient, freshForm, startHarness, type Harness, type Json } from '../sandbox/support';
+import { apiClient, freshForm, useHarness, type Json } from '../sandbox/support';
 import { startEndpoint, type Endpoint } from './support/endpoint';
 import { filloutTrigger, secretIn, slots, webhooksOf, forgetProcessMemory } from './support';
+import { directHash, sha256 } from '../support/hash';
 
 /** The tests' own API calls use a second key of the account, with its own rate window. */
 const READER_KEY = 'sk_prod_trigger_test_reader';
-let h: Harness;
+// The service's own rate limit (5 requests per second per key) is on: the transport paces.
+const h = useHarness({ rateLimit: 5, quiet: true, apiKeys: [READER_KEY] });
 let reader: ReturnType<typeof apiClient>;
 let endpoint: Endpoint;
 
 beforeAll(async () => {
-	// The service's own rate limit (5 requests per second per key) is on: the transport paces.
-	h = await startHarness({ rateLimit: 5, quiet: true, apiKeys: [READER_KEY] });
 	reader = apiClient(h.sandbox.apiRoot, READER_KEY);
 	endpoint = await startEndpoint();
 });
 afterAll(async () => {
 	await endpoint.close();
-	await h.sandbox.close();
 });
 beforeEach(() => {
 	endpoint.received.length = 0;
@@ -248,9 +246,6 @@ describe('Download Files', () => {
 		{ name: 'Résumé', type: 'FileUpload' },
 		{ name: 'Signature', type: 'Signature' },
 	];
-	const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-	const directHash = async (url: string) =>
-		sha256(Buffer.from(await (await fetch(url)).arrayBuffer()));
 
 	async function filesTrigger(formId: string): Promise<TriggerHarness> {
 		const trigger = filloutTrigger(h, formId, endpoint.url, {

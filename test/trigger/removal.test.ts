@@ -5,18 +5,14 @@
  * This sandbox answers 400 for an unknown webhook, as the live service answers many errors.
  */
 import { closedPortUrl } from '../harness';
-import { freshForm, startHarness, type Harness } from '../sandbox/support';
+import { freshForm, useHarness } from '../sandbox/support';
 import { filloutTrigger, n8nLogger, slots, webhooksOf } from './support';
 
-let h: Harness;
 let instanceUrl: string;
 
+const h = useHarness({ rateLimit: 0, quiet: true, unknownWebhookStatus: 400 });
 beforeAll(async () => {
-	h = await startHarness({ rateLimit: 0, quiet: true, unknownWebhookStatus: 400 });
 	instanceUrl = await closedPortUrl();
-});
-afterAll(async () => {
-	await h.sandbox.close();
 });
 afterEach(async () => {
 	await h.control.delete('/faults');

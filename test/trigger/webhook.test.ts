@@ -5,10 +5,9 @@
  */
 import type { Submission } from '../../nodes/Fillout/shared/interfaces';
 import { closedPortUrl, type TriggerHarness, type WebhookRequestInit } from '../harness';
-import { freshForm, startHarness, type Harness, type Json } from '../sandbox/support';
+import { freshForm, useHarness, type Json } from '../sandbox/support';
 import { filloutTrigger, slots, forgetProcessMemory } from './support';
 
-let h: Harness;
 let instanceUrl: string;
 let formId: string;
 let stored: Submission;
@@ -35,8 +34,8 @@ const withSecret = (value: string | undefined, init: WebhookRequestInit): Webhoo
 	query: value === undefined ? {} : { secret: value },
 });
 
+const h = useHarness({ rateLimit: 0, quiet: true });
 beforeAll(async () => {
-	h = await startHarness({ rateLimit: 0, quiet: true });
 	instanceUrl = await closedPortUrl();
 	formId = await freshForm(h.control, {
 		name: FORM_NAME,
@@ -50,9 +49,6 @@ beforeAll(async () => {
 	trigger = filloutTrigger(h, formId, instanceUrl);
 	await trigger.activate();
 	secret = slots(trigger).production!.secret;
-});
-afterAll(async () => {
-	await h.sandbox.close();
 });
 // These tests deliver one stored submission many times; each must start the workflow,
 // so the window that drops repeated submissions (dedupe.test.ts) starts empty each time.

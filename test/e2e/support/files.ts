@@ -6,13 +6,14 @@
  * hashes, the hashes of what n8n wrote to disk, the sandbox's file log, and the trigger
  * workflow that writes a delivery's files to a folder.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 import { EXAMPLES_DIR, FORM_PLACEHOLDER } from '../../../scripts/examples';
 import { SANDBOX_FILE_OPTIONS, fileOriginFor } from '../../../sandbox/files';
+import { directHash, sha256 } from '../../support/hash';
 import { http } from '../../support/http';
 import type { NodeDefinition, WorkflowDefinition } from './n8nClient';
 import { NODE_TYPES } from './paths';
@@ -27,7 +28,7 @@ export const FILE_QUESTIONS = [
 	{ id: 'qSig', name: 'Signature', type: 'Signature' },
 ];
 
-export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+export { directHash, sha256 };
 
 /**
  * A fresh folder n8n may write to: n8n 2.x writes only under N8N_RESTRICT_FILE_ACCESS_TO,
@@ -55,13 +56,6 @@ export function writtenHashes(dir: string): Record<string, string> {
 	return Object.fromEntries(
 		readdirSync(dir).map((name) => [name, sha256(readFileSync(join(dir, name)))]),
 	);
-}
-
-/** The hash of a file as the sandbox's file host serves it. */
-export async function directHash(url: string): Promise<string> {
-	const response = await fetch(url);
-	expect(response.status).toBe(200);
-	return sha256(Buffer.from(await response.arrayBuffer()));
 }
 
 export interface SubmittedFiles {

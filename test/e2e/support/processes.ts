@@ -8,6 +8,8 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 
+import { sleep } from '../../../sandbox/timers';
+
 export interface ManagedProcess {
 	pid: number;
 	logFile: string;
@@ -150,9 +152,7 @@ export function killGroupsOnExit(workDir: string): string {
 	return pidFile;
 }
 
-export async function sleep(ms: number): Promise<void> {
-	await new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep };
 
 /** A TCP port that was free on 127.0.0.1 a moment ago. */
 export async function freePort(): Promise<number> {

@@ -1,11 +1,10 @@
 import {
+	concurrentExports,
 	control,
-	formById,
 	generate,
 	listAllSubmissions,
 	newForm,
 	resetStats,
-	runFillout,
 	useSandbox,
 } from './support';
 
@@ -34,18 +33,7 @@ it('an export follows the announced limit of 2 per second: every submission, no 
 
 it('three executions at once on one credential share the announced limit: no 429', async () => {
 	await resetStats(sandbox());
-	const runs = await Promise.all(
-		[0, 1, 2].map(
-			async () =>
-				await runFillout(sandbox(), {
-					resource: 'submission',
-					operation: 'getMany',
-					form: formById(formId),
-					returnAll: true,
-					simplify: false,
-				}),
-		),
-	);
+	const runs = await concurrentExports(sandbox(), formId, 3);
 	const stats = await control(sandbox(), 'GET', '/stats');
 	expect(runs.map((run) => run.items.length)).toEqual([700, 700, 700]);
 	expect(stats.rateLimited).toBe(0);

@@ -1,6 +1,7 @@
 import { closedPortUrl } from '../../harness';
 import {
 	clearFaults,
+	concurrentExports,
 	control,
 	DIRECT_KEY,
 	formById,
@@ -180,18 +181,7 @@ describe('Pacing: 5 requests per second per credential, shared by concurrent exe
 		await generate(sandbox(), big, { count: 700 });
 		await resetStats(sandbox());
 		const started = Date.now();
-		const runs = await Promise.all(
-			[0, 1, 2].map(
-				async () =>
-					await runFillout(sandbox(), {
-						resource: 'submission',
-						operation: 'getMany',
-						form: formById(big),
-						returnAll: true,
-						simplify: false,
-					}),
-			),
-		);
+		const runs = await concurrentExports(sandbox(), big, 3);
 		const elapsed = Date.now() - started;
 		const stats = await control(sandbox(), 'GET', '/stats');
 		expect(runs.every((run) => run.items.length === 700)).toBe(true);

@@ -345,6 +345,13 @@ describe('Submission → Create: with the columns the editor saved, no read of t
 		expect(result.error).toBeUndefined();
 		expect((await requestCounts(sandbox()))[METADATA_ROUTE]).toBe(1);
 	});
+});
+
+describe('Submission → Create: saved columns that no longer fit the form', () => {
+	let schema: ResourceMapperField[];
+	beforeAll(async () => {
+		schema = await editorColumns(form.id);
+	});
 
 	it('a field that matches no saved column: the form is read once, and a renamed question still gets its answer', async () => {
 		// As if "Name" was called "Full name" when the columns were saved.

@@ -11,6 +11,7 @@ import { fileChunks } from '../../../sandbox/files';
 import {
 	SANDBOX_FILE_OPTIONS,
 	bytesOfBinary,
+	directHash,
 	fileOrigin,
 	newFileForm,
 	respondWith,
@@ -28,13 +29,6 @@ const getParameters = (formId: string, submissionId: string) => ({
 	downloadFiles: true,
 	fileOptions: SANDBOX_FILE_OPTIONS,
 });
-
-/** The hash of a file fetched straight from the sandbox's file host. */
-async function directHash(url: string): Promise<string> {
-	const response = await fetch(url);
-	expect(response.status).toBe(200);
-	return sha256(Buffer.from(await response.arrayBuffer()));
-}
 
 /** The hash of what the sandbox serves at an address (its content is generated from the path). */
 function servedHash(url: string, size: number): string {

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	SANDBOX_FILE_OPTIONS,
 	bytesOfBinary,
+	directHash,
 	fileOrigin,
 	newFileForm,
 	respondWith,
@@ -22,17 +23,10 @@ const getParameters = (formId: string, submissionId: string, extra: IDataObject 
 	fileOptions: { ...SANDBOX_FILE_OPTIONS, ...(extra.fileOptions as IDataObject | undefined) },
 });
 
-/** The hash of a file fetched straight from the sandbox (no credential, not through the node). */
-async function directHash(url: string): Promise<string> {
-	const response = await fetch(url);
-	expect(response.status).toBe(200);
-	return sha256(Buffer.from(await response.arrayBuffer()));
-}
-
 beforeEach(() => sandbox().context.files.reset());
 afterEach(() => expect(sandbox().context.files.withAuthorization()).toEqual([]));
 
-describe('Download Files', () => {
+describe('Download Files: what it fetches', () => {
 	it('turns every upload, signature address and document into binary data with its name, MIME type and bytes', async () => {
 		const files = fileOrigin(sandbox());
 		const formId = await newFileForm(sandbox());
@@ -162,7 +156,9 @@ describe('Download Files', () => {
 		expect(off.items[0].json).not.toHaveProperty('files');
 		expect(sandbox().context.files.requests).toEqual([]);
 	});
+});
 
+describe('Download Files: redirects, failures and limits', () => {
 	it('follows a redirect to another host without a credential, and gives up after 5', async () => {
 		const files = fileOrigin(sandbox());
 		const target = `${sandbox().origin}/files/r1/moved.pdf`; // the API's own host

@@ -10,9 +10,9 @@ import {
 	listDirect,
 	newForm,
 	runFillout,
-	sleepMs,
 	useSandbox,
 } from './support';
+import { sleep } from '../../../sandbox/timers';
 
 const sandbox = useSandbox();
 
@@ -129,7 +129,7 @@ describe('Submission → Get Many: Limit', () => {
 const answerOf = (submission: IDataObject, name: string) =>
 	(submission.questions as IDataObject[]).find((question) => question.name === name)?.value;
 
-describe('Submission → Get Many: filters and options', () => {
+describe('Submission → Get Many: dates and parameters', () => {
 	it('reads dates in the workflow’s time zone and sends them with an offset', async () => {
 		// One submission per hour from 2024-03-01T00:00Z.
 		const formId = await formWith(48, 3_600_000);
@@ -214,7 +214,9 @@ describe('Submission → Get Many: filters and options', () => {
 		// A 400 is not retried.
 		expect(listRequests).toBe(1);
 	});
+});
 
+describe('Submission → Get Many: filters, links, previews and Simplify', () => {
 	it('filters by status, search text, and adds edit links and previews', async () => {
 		const form = await newForm(sandbox(), {
 			questions: [
@@ -333,7 +335,7 @@ describe('Submission → Get Many while submissions arrive and are deleted', () 
 					}
 					await control(sandbox(), 'POST', `/forms/${formId}/respond`, {});
 					changes++;
-					await sleepMs(15);
+					await sleep(15);
 				}
 			})();
 			const { result } = await getMany(formId, { filters: { sort } });

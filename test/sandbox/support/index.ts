@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../sandbox';
 import { http as call, type Json } from '../../support/http';
+import { sandboxForTests } from '../../support/sandbox';
 
 // The same fetch wrapper as the end-to-end suite; sandbox tests call it `call`.
 export { http as call, type HttpResult, type Json } from '../../support/http';
@@ -49,6 +50,16 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
 	return harnessFor(await startSandbox({ port: 0, rateLimit: 0, ...options }));
 }
 
+/** startHarness for a file's (or describe block's) tests: the fields are set once they start. */
+export function useHarness(options: SandboxOptions = {}): Harness {
+	const sandbox = sandboxForTests({ rateLimit: 0, ...options });
+	const h = {} as Harness;
+	beforeAll(() => {
+		Object.assign(h, harnessFor(sandbox()));
+	});
+	return h;
+}
+
 export function harnessFor(sandbox: RunningSandbox): Harness {
 	return {
 		sandbox,
@@ -67,7 +78,7 @@ export async function freshForm(
 	return res.body.id as string;
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export { sleep } from '../../../sandbox/timers';
 
 export interface ReceivedDelivery {
 	headers: IncomingHttpHeaders;

@@ -12,7 +12,7 @@ import {
 	type TriggerHarnessOptions,
 } from '../../harness';
 import type { SandboxOptions } from '../../../sandbox';
-import { startHarness, type Harness, type Json } from '../../sandbox/support';
+import { useHarness, type Harness, type Json } from '../../sandbox/support';
 
 export const NODE_NAME = 'Fillout Trigger';
 
@@ -25,13 +25,9 @@ export function useTriggerSandbox(options: SandboxOptions = {}): {
 	h: Harness;
 	instanceUrl: string;
 } {
-	const env = {} as { h: Harness; instanceUrl: string };
+	const env = { h: useHarness({ rateLimit: 0, quiet: true, ...options }), instanceUrl: '' };
 	beforeAll(async () => {
-		env.h = await startHarness({ rateLimit: 0, quiet: true, ...options });
 		env.instanceUrl = await closedPortUrl();
-	});
-	afterAll(async () => {
-		await env.h.sandbox.close();
 	});
 	afterEach(async () => {
 		await env.h.control.delete('/faults');

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test-only: a node:http file host that drips and stalls on timers */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test-only: a node:http file host that drips and stalls on timers */
 /**
  * A file host that misbehaves on purpose, over real HTTP on 127.0.0.1, for the Download
  * Files tests: it records every request and when the client's connection closed.
@@ -10,6 +10,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+import { sleep } from '../../../../sandbox/timers';
 
 export interface HostedRequest {
 	path: string;
@@ -31,15 +33,13 @@ export interface FileHost {
 	close(): Promise<void>;
 }
 
-const wait = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
-
 function serve(req: IncomingMessage, res: ServerResponse, record: HostedRequest): void {
 	const url = new URL(req.url ?? '/', 'http://host');
 	const [, kind] = url.pathname.split('/');
 	const number = (name: string, fallback: number) =>
 		url.searchParams.has(name) ? Number(url.searchParams.get(name)) : fallback;
 	if (kind === 'redirect') {
-		void wait(number('delayMs', 0)).then(() => {
+		void sleep(number('delayMs', 0)).then(() => {
 			res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
 			res.end();
 		});
@@ -65,7 +65,7 @@ function serve(req: IncomingMessage, res: ServerResponse, record: HostedRequest)
 				const chunk = Math.min(step, size - record.bytesSent);
 				res.write(Buffer.alloc(chunk, 2));
 				record.bytesSent += chunk;
-				await wait(overMs / 20);
+				await sleep(overMs / 20);
 			}
 			if (!res.destroyed) res.end();
 		})();
@@ -94,11 +94,11 @@ export async function startFileHost(): Promise<FileHost> {
 		origin: `http://127.0.0.1:${port}`,
 		requests,
 		async sending(count = 1) {
-			while (requests.length < count || requests[count - 1].bytesSent === 0) await wait(10);
+			while (requests.length < count || requests[count - 1].bytesSent === 0) await sleep(10);
 		},
 		async openAfter(ms) {
 			const until = Date.now() + ms;
-			while (Date.now() < until && requests.some((r) => r.closedAt === undefined)) await wait(10);
+			while (Date.now() < until && requests.some((r) => r.closedAt === undefined)) await sleep(10);
 			return requests.filter((r) => r.closedAt === undefined);
 		},
 		async close() {

@@ -1,15 +1,11 @@
 /** Shared by the Download Files tests: a form with file questions, answers pointing at the sandbox's file host, and the bytes n8n stored. */
-import { createHash } from 'node:crypto';
-
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../../../../sandbox';
 import { fileOriginFor } from '../../../../sandbox/files';
 import { control, newForm } from './index';
 
-export function sha256(bytes: Uint8Array): string {
-	return createHash('sha256').update(bytes).digest('hex');
-}
+export { directHash, sha256 } from '../../../support/hash';
 
 /** What every test that downloads the sandbox's files turns on (its host is loopback). */
 export { SANDBOX_FILE_OPTIONS } from '../../../../sandbox/files';

@@ -1,12 +1,13 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: waits between sandbox calls with setTimeout */
 /**
  * Shared by the node's integration tests: a sandbox per test file, its control API, and
  * the node run in n8n-core's engine (test/harness) with credentials pointing at it.
  */
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../../sandbox';
+import type { RunningSandbox, SandboxOptions } from '../../../../sandbox';
+import { sleep } from '../../../../sandbox/timers';
 import { runNode, type RunNodeOptions, type RunNodeResult } from '../../../harness';
+import { sandboxForTests } from '../../../support/sandbox';
 import { Fillout } from '../../../../nodes/Fillout/Fillout.node';
 
 /** Parsed JSON from the sandbox; tests read into it freely. */
@@ -20,23 +21,12 @@ export const DIRECT_KEY = 'direct-test-key';
 
 /** Starts a sandbox (rate limit on, as the live service) before the file's tests and stops it after them. */
 export function useSandbox(options: SandboxOptions = {}): () => RunningSandbox {
-	let sandbox: RunningSandbox | undefined;
-	beforeAll(async () => {
-		sandbox = await startSandbox({
-			port: 0,
-			rateLimit: 5,
-			quiet: true,
-			...options,
-			apiKeys: [DIRECT_KEY, ...(options.apiKeys ?? [])],
-		});
+	return sandboxForTests({
+		rateLimit: 5,
+		quiet: true,
+		...options,
+		apiKeys: [DIRECT_KEY, ...(options.apiKeys ?? [])],
 	});
-	afterAll(async () => {
-		await sandbox?.close();
-	});
-	return () => {
-		if (!sandbox) throw new Error('The sandbox has not started');
-		return sandbox;
-	};
 }
 
 /** A call to the sandbox's /_sandbox/ control API (no auth, JSON). */
@@ -109,6 +99,24 @@ export async function runFillout(
 	});
 }
 
+/** Submission → Get Many, Return All, raw, in `count` executions at once on one credential. */
+export async function concurrentExports(
+	sandbox: RunningSandbox,
+	formId: string,
+	count: number,
+): Promise<RunNodeResult[]> {
+	const parameters = {
+		resource: 'submission',
+		operation: 'getMany',
+		form: formById(formId),
+		returnAll: true,
+		simplify: false,
+	};
+	return await Promise.all(
+		Array.from({ length: count }, async () => await runFillout(sandbox, parameters)),
+	);
+}
+
 /**
  * Submission → Get Many, Return All, raw, over a form, with the sandbox's stats reset
  * first: the run, its wall time, the list requests it cost and the 429s sent.
@@ -172,7 +180,7 @@ export async function listDirect(
 async function getDirect(url: string): Promise<Json> {
 	let response = await fetch(url, { headers: { authorization: `Bearer ${DIRECT_KEY}` } });
 	if (response.status === 429) {
-		await sleepMs(1100);
+		await sleep(1100);
 		response = await fetch(url, { headers: { authorization: `Bearer ${DIRECT_KEY}` } });
 	}
 	const body = await response.json();
@@ -180,9 +188,6 @@ async function getDirect(url: string): Promise<Json> {
 		throw new Error(`Direct GET ${url} → ${response.status}: ${JSON.stringify(body)}`);
 	return body;
 }
-
-export const sleepMs = async (ms: number) =>
-	await new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A form's metadata straight from the sandbox API. */
 export async function metadataDirect(sandbox: RunningSandbox, formId: string): Promise<Json> {
