@@ -4,7 +4,7 @@
  * form with one API key, started together as manual runs that n8n offloads to its workers
  * (two of them), against the sandbox at 5 requests/s +80 ms. Each worker paces itself;
  * they know of each other only through Fillout's rate-limit answers
- * (nodes/Fillout/helpers/sharedRate.ts).
+ * (the shared rate, sharedRate.ts).
  */
 import {
 	NODE_NAMES,
