@@ -83,14 +83,11 @@ export const EXPORT_VARIANTS: ExportVariant[] = [
 
 export type ExportSetup = VariantSetup<ExportVariant>;
 
-export async function prepareExport(ctx: BenchContext): Promise<ExportSetup[]> {
-	return await prepareVariants(
-		ctx,
-		'export',
-		EXPORT_VARIANTS,
-		ctx.sizes.exportCount,
-		WARM_UP_SUBMISSIONS,
-	);
+export async function prepareExport(
+	ctx: BenchContext,
+	variants = EXPORT_VARIANTS,
+): Promise<ExportSetup[]> {
+	return await prepareVariants(ctx, 'export', variants, ctx.sizes.exportCount, WARM_UP_SUBMISSIONS);
 }
 
 /**
@@ -99,7 +96,7 @@ export async function prepareExport(ctx: BenchContext): Promise<ExportSetup[]> {
  * process group's memory, then the measured run, sampled every 50 ms until n8n
  * reports the execution ended.
  */
-async function runVariant(ctx: BenchContext, setup: ExportSetup): Promise<BenchRow> {
+export async function runExportVariant(ctx: BenchContext, setup: ExportSetup): Promise<BenchRow> {
 	const { variant, account } = setup;
 	const expected = ctx.sizes.exportCount;
 	// Each request takes at least the latency the sandbox adds.
@@ -141,6 +138,6 @@ async function runVariant(ctx: BenchContext, setup: ExportSetup): Promise<BenchR
 
 export async function runExport(ctx: BenchContext, setups: ExportSetup[]): Promise<BenchRow[]> {
 	const rows: BenchRow[] = [];
-	for (const setup of setups) rows.push(await runVariant(ctx, setup));
+	for (const setup of setups) rows.push(await runExportVariant(ctx, setup));
 	return rows;
 }

@@ -98,12 +98,15 @@ export const IMPORT_VARIANTS: ImportVariant[] = [
 
 export type ImportSetup = VariantSetup<ImportVariant>;
 
-export async function prepareImport(ctx: BenchContext): Promise<ImportSetup[]> {
-	return await prepareVariants(ctx, 'import', IMPORT_VARIANTS, 0, 0);
+export async function prepareImport(
+	ctx: BenchContext,
+	variants = IMPORT_VARIANTS,
+): Promise<ImportSetup[]> {
+	return await prepareVariants(ctx, 'import', variants, 0, 0);
 }
 
 /** A warm-up import of 10 rows on another account (task runner, node code), then the run. */
-async function runVariant(ctx: BenchContext, setup: ImportSetup): Promise<BenchRow> {
+export async function runImportVariant(ctx: BenchContext, setup: ImportSetup): Promise<BenchRow> {
 	const { variant, account } = setup;
 	const expected = ctx.sizes.importCount;
 	// Each request takes at least the latency the sandbox adds.
@@ -148,6 +151,6 @@ async function runVariant(ctx: BenchContext, setup: ImportSetup): Promise<BenchR
 
 export async function runImport(ctx: BenchContext, setups: ImportSetup[]): Promise<BenchRow[]> {
 	const rows: BenchRow[] = [];
-	for (const setup of setups) rows.push(await runVariant(ctx, setup));
+	for (const setup of setups) rows.push(await runImportVariant(ctx, setup));
 	return rows;
 }

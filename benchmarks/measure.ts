@@ -25,7 +25,8 @@ export interface TimedRun {
 	clientMs: number;
 }
 
-const ENDED = (summary: ExecutionSummary) =>
+/** n8n lists the execution as ended (its stoppedAt set). */
+export const hasEnded = (summary: ExecutionSummary) =>
 	!['new', 'running', 'waiting'].includes(summary.status) && summary.stoppedAt !== undefined;
 
 export async function runTimed(
@@ -51,7 +52,7 @@ export async function waitForEnd(
 	return await waitFor(
 		async () =>
 			(await client.listExecutions({ workflowId })).find(
-				(candidate) => String(candidate.id) === String(executionId) && ENDED(candidate),
+				(candidate) => String(candidate.id) === String(executionId) && hasEnded(candidate),
 			),
 		{
 			timeoutMs,

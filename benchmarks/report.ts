@@ -47,13 +47,15 @@ export function describeMachine(
 
 export const loadNow = () => loadavg();
 
-const fixed = (value: number | undefined, digits = 2) =>
+export const fixed = (value: number | undefined, digits = 2) =>
 	value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits);
-const seconds = (ms: number | undefined) => (ms === undefined ? '–' : (ms / 1000).toFixed(2));
-const mib = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / MIB).toFixed(0));
+export const seconds = (ms: number | undefined) =>
+	ms === undefined ? '–' : (ms / 1000).toFixed(2);
+export const mib = (bytes: number | undefined) =>
+	bytes === undefined ? '–' : (bytes / MIB).toFixed(0);
 
 /** A plain table as GitHub markdown (also readable in a terminal). */
-function table(header: string[], rows: string[][]): string {
+export function table(header: string[], rows: string[][]): string {
 	const widths = header.map((title, column) =>
 		Math.max(title.length, ...rows.map((row) => row[column].length)),
 	);

@@ -1,11 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- benchmark entry point: reads argv, writes results (node:fs/path), prints the table */
 /**
- * `npm run bench`: issue 6's benchmarks in the real n8n of the end-to-end suite (the
- * packed package installed as a community package) against the sandbox with Fillout's
- * 5 requests per second and 80 ms added to every API request.
+ * `npm run bench`: the benchmarks in the real n8n of the end-to-end suite (the packed
+ * package installed as a community package) against the sandbox with Fillout's 5
+ * requests per second and 80 ms added to every API request (the latency scenario: 80,
+ * 300 and 1,000 ms). BENCHMARKS.md says what each measures.
  *
- *   npm run bench                       # everything (about 8 minutes)
- *   npm run bench -- --only export      # export, import, trigger, poll, shared-key, files, queue (comma-separated)
+ *   npm run bench                       # everything
+ *   npm run bench -- --only latency     # export, import, trigger, poll, latency, shared-key, files, queue (comma-separated)
  *   npm run bench -- --quick            # smaller sizes, to try the harness
  *
  * Results also go to .tmp/bench/<date>.json and .tmp/bench/<date>.md.
@@ -23,6 +24,14 @@ import type { BenchContext, BenchRow, BenchSizes } from './context';
 import { prepareExport, runExport } from './export';
 import { FILES_FULL, FILES_QUICK, filesHeader, filesTable, runFilesBench } from './files';
 import { prepareImport, runImport } from './import';
+import { prepareLatency, runLatency } from './latency';
+import {
+	latencyHeader,
+	latencyTable,
+	SEQUENTIAL_EXPORT_GROWTH_MIB,
+	type LatencyRow,
+} from './latencyFigures';
+import { MIB } from './memory';
 import { preparePoll, runPoll } from './poll';
 import {
 	checkTargets,
@@ -54,12 +63,21 @@ const QUICK: BenchSizes = {
 	triggerConcurrency: 20,
 };
 
-type Scenario = 'export' | 'import' | 'trigger' | 'poll' | 'shared-key' | 'files' | 'queue';
+type Scenario =
+	| 'export'
+	| 'import'
+	| 'trigger'
+	| 'poll'
+	| 'latency'
+	| 'shared-key'
+	| 'files'
+	| 'queue';
 const SCENARIOS: Scenario[] = [
 	'export',
 	'import',
 	'trigger',
 	'poll',
+	'latency',
 	'shared-key',
 	'files',
 	'queue',
@@ -98,7 +116,7 @@ async function main(): Promise<void> {
 	if (queue) own.push(queueSection(queue, args.sizes, args.quick));
 	if (args.only.has('files')) own.push(await filesSection(args, log));
 	const ownSections = own.length ? own.join('\n\n') : undefined;
-	const inN8n: Scenario[] = ['export', 'import', 'trigger', 'poll'];
+	const inN8n: Scenario[] = ['export', 'import', 'trigger', 'poll', 'latency'];
 	if (!inN8n.some((scenario) => args.only.has(scenario))) {
 		if (ownSections) {
 			const machine = describeMachine(
@@ -143,28 +161,35 @@ async function main(): Promise<void> {
 		const importSetups = args.only.has('import') ? await prepareImport(ctx) : [];
 		const triggerSetup = args.only.has('trigger') ? await prepareTrigger(ctx) : undefined;
 		const pollSetup = args.only.has('poll') ? await preparePoll(ctx) : undefined;
+		const latencySetups = args.only.has('latency') ? await prepareLatency(ctx) : [];
 
 		const rows: BenchRow[] = [];
 		if (exportSetups.length) rows.push(...(await runExport(ctx, exportSetups)));
 		if (importSetups.length) rows.push(...(await runImport(ctx, importSetups)));
 		if (triggerSetup) rows.push(...(await runTrigger(ctx, triggerSetup)));
 		if (pollSetup) rows.push(...(await runPoll(ctx, pollSetup)));
+		const latencyRows: LatencyRow[] = latencySetups.length
+			? await runLatency(ctx, latencySetups, LATENCY_MS)
+			: [];
 		machine.loadAfter = loadNow();
 
 		const sizes = args.sizes;
-		const parts = [
-			`Machine: ${machineLine(machine)}`,
-			`Sandbox: ${RATE_LIMIT} requests/s per key, +${LATENCY_MS} ms per API request. Sizes: export ${sizes.exportCount}, import ${sizes.importCount}, trigger ${sizes.triggerCount} at ${sizes.triggerConcurrency} at a time${args.quick ? ' (QUICK)' : ''}.`,
-			"Wall = the execution's startedAt → stoppedAt in n8n's execution record. Memory = RSS of the n8n process group (main + task runners), sampled every 50 ms, in a fresh n8n per export variant; growth = peak − median of a 1.5 s baseline before the run.",
-		];
+		const parts = [`Machine: ${machineLine(machine)}`];
+		if (rows.length) {
+			parts.push(
+				`Sandbox: ${RATE_LIMIT} requests/s per key, +${LATENCY_MS} ms per API request. Sizes: export ${sizes.exportCount}, import ${sizes.importCount}, trigger ${sizes.triggerCount} at ${sizes.triggerConcurrency} at a time${args.quick ? ' (QUICK)' : ''}.`,
+				"Wall = the execution's startedAt → stoppedAt in n8n's execution record. Memory = RSS of the n8n process group (main + task runners), sampled every 50 ms, in a fresh n8n per export variant; growth = peak − median of a 1.5 s baseline before the run.",
+			);
+		}
 		if (rows.some((row) => row.scenario !== 'trigger')) parts.push('', transferTable(rows));
 		if (rows.some((row) => row.scenario === 'trigger')) parts.push('', triggerTable(rows));
 		const notes = rows
 			.filter((row) => row.notes.length)
 			.map((row) => `- ${row.scenario} / ${row.variant}: ${row.notes.join('; ')}`);
 		if (notes.length) parts.push('', 'Notes:', ...notes);
+		if (latencyRows.length) parts.push('', latencySection(latencyRows, sizes, args.quick));
 		if (ownSections) parts.push('', ownSections);
-		parts.push('', 'Targets:', targetLines(checkTargets(rows)));
+		if (rows.length) parts.push('', 'Targets:', targetLines(checkTargets(rows)));
 		parts.push('', `Benchmark took ${((Date.now() - began) / 1000).toFixed(0)} s.`);
 		const text = parts.join('\n');
 		console.log(text);
@@ -172,7 +197,10 @@ async function main(): Promise<void> {
 		const out = join(REPO_ROOT, '.tmp', 'bench');
 		mkdirSync(out, { recursive: true });
 		const stamp = machine.date.replace(/[:.]/g, '-');
-		writeFileSync(join(out, `${stamp}.json`), JSON.stringify({ machine, sizes, rows }, null, 2));
+		writeFileSync(
+			join(out, `${stamp}.json`),
+			JSON.stringify({ machine, sizes, rows, latencyRows }, null, 2),
+		);
 		writeFileSync(join(out, `${stamp}.md`), `${text}\n`);
 		log(`results in ${join(out, stamp)}.{json,md}`);
 	} finally {
@@ -182,6 +210,24 @@ async function main(): Promise<void> {
 			copyLogsTo: join(REPO_ROOT, '.tmp', 'bench', 'logs'),
 		});
 	}
+}
+
+/** The latency table with its header and each run's notes. */
+function latencySection(rows: LatencyRow[], sizes: BenchSizes, quick: boolean): string {
+	const notes = rows
+		.filter(({ result }) => result.notes.length)
+		.map(({ latencyMs, run, result }) => `- ${latencyMs} ms ${run}: ${result.notes.join('; ')}`);
+	// The memory reference is for 10,000 submissions: not judged at --quick's size.
+	const growthLimit = (latencyMs: number) =>
+		quick ? undefined : SEQUENTIAL_EXPORT_GROWTH_MIB[latencyMs] * MIB;
+	return [
+		latencyHeader(sizes, quick),
+		'',
+		latencyTable(rows, growthLimit),
+		'',
+		'Latency notes:',
+		...notes,
+	].join('\n');
 }
 
 /** Several processes on one key (test/sharedKey), without n8n: its own sandbox. */

@@ -42,7 +42,8 @@ export interface SharedKeyRow {
 
 /**
  * The nodes/ folder to compare with: SHARED_KEY_BEFORE (a commit), or else as it was
- * before the last change to the rule (that commit's parent).
+ * before the last change to the rule (that commit's parent). A move of the file is not
+ * a change of the rule (`--diff-filter=M` with rename detection skips it).
  */
 function extractBefore(): { dir: string; commit: string } {
 	const git = (...args: string[]) =>
@@ -51,6 +52,8 @@ function extractBefore(): { dir: string; commit: string } {
 		'log',
 		'--format=%H',
 		'-1',
+		'-M',
+		'--diff-filter=M',
 		'--',
 		'nodes/Fillout/transport/sharedRate.ts',
 		'nodes/Fillout/helpers/sharedRate.ts',
