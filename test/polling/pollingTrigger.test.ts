@@ -150,7 +150,7 @@ describe('Start From', () => {
 		expect(new Set(ids).size).toBe(3_000);
 		const times = backfill.items!.map((item) => Date.parse(item.json.submissionTime as string));
 		expect(times).toEqual([...times].sort((a, b) => a - b));
-		expect(stats.mostAtOnce).toBeGreaterThanOrEqual(3);
+		expect(stats.mostAtOnce).toBeGreaterThanOrEqual(2);
 	});
 
 	it("a backfill longer than n8n's poll budget comes over several polls: each once, in order, none lost", async () => {

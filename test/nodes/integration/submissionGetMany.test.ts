@@ -93,8 +93,8 @@ describe('Submission → Get Many: pages in flight', () => {
 		expect(new Set(ids).size).toBe(3_000);
 		const times = jsonOf(result).map((s) => Date.parse(String(s.submissionTime)));
 		expect(times).toEqual([...times].sort((a, b) => a - b));
-		// Fillout's 5 requests/s at 300 ms per answer: 2 in flight at least, 3 when measured.
-		expect(stats.mostAtOnce).toBeGreaterThanOrEqual(3);
+		// Fillout's 5 requests/s at 300 ms per answer: starts 200 ms apart, so 2 overlap.
+		expect(stats.mostAtOnce).toBeGreaterThanOrEqual(2);
 		expect(listRequests).toBeLessThanOrEqual(Math.ceil(3_000 / 150) + 2);
 	});
 
