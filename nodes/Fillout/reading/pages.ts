@@ -57,8 +57,19 @@ export function instantStart(responses: readonly PagedSubmission[]): number {
 	return -1;
 }
 
+/** The error of a read whose short pages keep listing less than Fillout counts. */
+export function countNotListed(query: PageQuery, total: number, listed: number, times: number) {
+	const reached = (query.offset ?? 0) + listed;
+	return `Fillout counted ${total} submissions in ${describeRange(query)} but listed only ${reached} (offset ${query.offset ?? 0}, ${listed} returned where ${query.limit} were asked for), ${times} times in a row; the read stopped rather than return an incomplete list. Try again; if this persists, narrow the date filters.`;
+}
+
+/** The error of a read whose answers keep bringing nothing new. */
+export function nothingNew(query: PageQuery, times: number) {
+	return `Fillout answered ${times} requests in a row with no submission not already read (last: offset ${query.offset ?? 0} in ${describeRange(query)}); the read stopped rather than loop. Try again.`;
+}
+
 /** The query's date range in words, for errors. */
-export function describeRange(query: PageQuery): string {
+function describeRange(query: PageQuery): string {
 	const parts = [
 		query.afterDate === undefined ? undefined : `after ${query.afterDate}`,
 		query.beforeDate === undefined ? undefined : `before ${query.beforeDate}`,

@@ -10,7 +10,8 @@
 import { InstantReading } from './instantReading';
 import {
 	MAX_PAGE_SIZE,
-	describeRange,
+	countNotListed,
+	nothingNew,
 	findLastIndex,
 	idOf,
 	byTime,
@@ -42,7 +43,6 @@ const MAX_STALLED_REQUESTS = 30;
 const MAX_SHORT_BELOW_COUNT = 5;
 
 export class SubmissionPager<T extends PagedSubmission> {
-	/** The order asked for. */
 	private readonly sort: SortOrder;
 	/** The order read in: oldest first for Return All, since an edit can move a submission to the newest end. */
 	private readonly readSort: SortOrder;
@@ -53,21 +53,18 @@ export class SubmissionPager<T extends PagedSubmission> {
 	private readonly mayEnd?: () => boolean;
 	/** A short page came while `mayEnd` said no: read on from it once it says yes. */
 	private held = false;
-
 	/** Submissions from trusted pages, in the order first read. */
 	private readonly entries = new Map<string, Entry<T>>();
 	/** The range's first instant (the anchor's), or undefined for the user's whole range. */
 	private rangeTime?: number;
-	/** Where the next page starts within the range. */
-	private offset = 0;
+	private offset = 0; // where the next page starts within the range
 	/** Whether a trusted submission is expected in the next page (all pages but the first). */
 	private anchored = false;
 	/** How far the last dropped page stepped back; doubles while pages keep being dropped. */
 	private stepBack = 0;
 	private stalled = 0;
 	private shortBelowCount = 0;
-	/** What was seen of the range's first instant. */
-	private instant?: InstantReading;
+	private instant?: InstantReading; // what was seen of the range's first instant
 	private done: boolean;
 	private pending?: PageQuery;
 	private requests = 0;
@@ -84,7 +81,6 @@ export class SubmissionPager<T extends PagedSubmission> {
 		this.done = this.maxItems !== undefined && this.maxItems <= 0;
 	}
 
-	/** Whether everything has been read. */
 	get finished(): boolean {
 		return this.done;
 	}
@@ -95,19 +91,17 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (this.done || (this.held && !this.mayEnd!())) return undefined;
 		this.held = false;
 		this.requests++;
-		// Far above what a correct service needs (an instant read by offset is read up to
-		// three times): this only stops a misbehaving one.
+		// Far above what a correct service needs: this only stops a misbehaving one.
 		const cap = 50 + 6 * Math.ceil(this.largestTotal / (this.pageSize - 1));
 		if (this.requests > cap) throw new Error(`Paging did not finish after ${cap} requests`);
-		// What is read again takes slots of the page, so ask for that many more (at least 2:
-		// progress): the anchor, or from an instant's start all that was read of it.
+		// Ask for as many more as are read again: the anchor, or all read of an instant.
 		const fromInstant = this.offset === 0 && this.instant !== undefined;
 		const reread = !this.anchored ? 0 : fromInstant ? Math.max(1, this.instant!.ids.size) : 1;
 		const wanted = this.maxItems === undefined ? Infinity : this.maxItems - this.entries.size;
 		const query: PageQuery = {
 			limit: Math.min(this.pageSize, Math.max(1 + reread, wanted + reread)),
 			sort: this.readSort,
-			...this.rangeBounds(),
+			...rangeBounds(this.userAfter, this.userBefore, this.rangeTime, this.readSort),
 		};
 		if (this.offset > 0) query.offset = this.offset;
 		this.pending = query;
@@ -147,8 +141,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		const reached = offset + responses.length;
 		const short = responses.length < query.limit;
 		const wantedAll = this.maxItems !== undefined && this.entries.size >= this.maxItems;
-		// Only a short page ends the read: the count may come from another statement than the
-		// page, so a full page that reaches it may still have submissions after it.
+		// Only a short page ends the read: the count may come from another statement.
 		this.shortBelowCount =
 			short && total !== undefined && reached < total && !added ? this.shortBelowCount + 1 : 0;
 		if (wantedAll || (short && (total === undefined || reached >= total))) {
@@ -160,9 +153,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		}
 		if (this.shortBelowCount >= MAX_SHORT_BELOW_COUNT) {
 			// Short pages below the count, and reading on from them brought nothing.
-			throw new Error(
-				`Fillout counted ${total} submissions in ${describeRange(query)} but listed only ${reached} (offset ${offset}, ${responses.length} returned where ${query.limit} were asked for), ${this.shortBelowCount} times in a row; the read stopped rather than return an incomplete list. Try again; if this persists, narrow the date filters.`,
-			);
+			throw new Error(countNotListed(query, total!, responses.length, this.shortBelowCount));
 		}
 		this.continueFrom(query, responses);
 	}
@@ -184,10 +175,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		return this.entries.size > before;
 	}
 
-	/**
-	 * Whether this submission was read before, at the same time: one an edit has re-stamped
-	 * since has moved, so it does not show where the page starts.
-	 */
+	/** Whether it was read before at the same time (an edited one has moved: no landmark). */
 	private wasReadHere(item: T): boolean {
 		return this.entries.get(item?.submissionId)?.item.submissionTime === item.submissionTime;
 	}
@@ -195,15 +183,10 @@ export class SubmissionPager<T extends PagedSubmission> {
 	private noteProgress(added: boolean, query: PageQuery): void {
 		this.stalled = added ? 0 : this.stalled + 1;
 		if (this.stalled < MAX_STALLED_REQUESTS) return;
-		throw new Error(
-			`Fillout answered ${this.stalled} requests in a row with no submission not already read (last: offset ${query.offset ?? 0} in ${describeRange(query)}); the read stopped rather than loop. Try again.`,
-		);
+		throw new Error(nothingNew(query, this.stalled));
 	}
 
-	/**
-	 * The next page starts at the last submission of this trusted one whose time can be
-	 * read (the anchor).
-	 */
+	/** The next page starts at this trusted page's last submission with a readable time (the anchor). */
 	private continueFrom(query: PageQuery, responses: readonly T[]): void {
 		this.anchored = true;
 		const offset = query.offset ?? 0;
@@ -229,10 +212,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		this.offset = spansPages ? anchor : 0;
 	}
 
-	/**
-	 * Records what this trusted page shows of the range's first instant (InstantReading);
-	 * true when that instant is to be read again from its start.
-	 */
+	/** Records what this page shows of the range's first instant; true: read it again from its start. */
 	private instantReadAgain(query: PageQuery, responses: readonly T[]): boolean {
 		const instant = this.instant;
 		if (!instant) return false;
@@ -265,9 +245,5 @@ export class SubmissionPager<T extends PagedSubmission> {
 	private isPast(time: number): boolean {
 		if (this.rangeTime === undefined) return true;
 		return this.readSort === 'asc' ? time > this.rangeTime : time < this.rangeTime;
-	}
-
-	private rangeBounds(): { afterDate?: string; beforeDate?: string } {
-		return rangeBounds(this.userAfter, this.userBefore, this.rangeTime, this.readSort);
 	}
 }

@@ -9,7 +9,6 @@
 
 import {
 	MAX_PAGE_SIZE,
-	instantStart,
 	isoOf,
 	lastReadableTime,
 	timeOf,
@@ -17,6 +16,7 @@ import {
 	type PageQuery,
 	type PagedSubmission,
 } from './pages';
+import { afterDateOf, rangeStarts, responsesOf, type Probe } from './rangeStarts';
 import { SubmissionPager, type PagerOptions } from './submissionPager';
 
 /** Ranges read side by side: at 1 s per request, Fillout's 5 requests/s needs 5 in flight. */
@@ -37,12 +37,6 @@ interface Range<T extends PagedSubmission> {
 	/** Its first page already reached past `endMs`. */
 	complete: boolean;
 	busy: boolean;
-}
-
-/** A page at an offset, read to find where a range starts. */
-interface Probe<T extends PagedSubmission> {
-	query: PageQuery;
-	answer?: PageAnswer<T>;
 }
 
 export class SubmissionReader<T extends PagedSubmission> {
@@ -168,7 +162,7 @@ export class SubmissionReader<T extends PagedSubmission> {
 	/** Creates the ranges once every probe is in. */
 	private createRanges(): void {
 		if (this.probes.some((probe) => !probe.answer)) return;
-		const starts = this.rangeStarts();
+		const starts = rangeStarts(this.probes, this.options, this.presentMs);
 		starts.forEach((start, k) => {
 			const endMs = starts[k + 1]?.timeMs;
 			const top = k === starts.length - 1;
@@ -176,7 +170,7 @@ export class SubmissionReader<T extends PagedSubmission> {
 				...this.options,
 				sort: 'asc',
 				pageSize: this.pageSize,
-				afterDate: this.afterDateOf(start.timeMs),
+				afterDate: afterDateOf(start.timeMs, this.options.afterDate),
 				beforeDate: endMs === undefined ? this.options.beforeDate : isoOf(endMs),
 				mayEnd: top ? (): boolean => this.othersFinished(pager) : undefined,
 			});
@@ -189,35 +183,6 @@ export class SubmissionReader<T extends PagedSubmission> {
 		});
 	}
 
-	/**
-	 * Where each range starts: the first page, then each probe's first submission that is
-	 * later than the one before it (an instant's first), in increasing order, none later
-	 * than the present. A probe that shows no such submission is not used.
-	 */
-	private rangeStarts(): Array<{ timeMs?: number; query: PageQuery; responses: T[] }> {
-		const [first, ...probes] = this.probes;
-		const starts: Array<{ timeMs?: number; query: PageQuery; responses: T[] }> = [
-			{ query: first.query, responses: responsesOf(first.answer) },
-		];
-		let lastMs = -Infinity;
-		for (const probe of probes) {
-			const responses = responsesOf(probe.answer);
-			const at = instantStart(responses);
-			if (at === -1) continue;
-			const timeMs = timeOf(responses[at])!;
-			if (timeMs <= lastMs || timeMs > this.presentMs - 1000) continue;
-			lastMs = timeMs;
-			const query: PageQuery = {
-				limit: probe.query.limit - at,
-				sort: 'asc',
-				afterDate: this.afterDateOf(timeMs),
-				...(this.options.beforeDate === undefined ? {} : { beforeDate: this.options.beforeDate }),
-			};
-			starts.push({ timeMs, query, responses: responses.slice(at) });
-		}
-		return starts;
-	}
-
 	private othersFinished(pager: SubmissionPager<T>): boolean {
 		return this.ranges.every((range) => range.pager === pager || isFinished(range));
 	}
@@ -226,13 +191,6 @@ export class SubmissionReader<T extends PagedSubmission> {
 		const range = { pager, startMs, endMs, complete: false, busy: false };
 		this.ranges.push(range);
 		return range;
-	}
-
-	/** "From `startMs` on", sent as 1 ms before it, narrowed by the user's own filter. */
-	private afterDateOf(startMs: number | undefined): string | undefined {
-		if (startMs === undefined) return this.options.afterDate;
-		const userMs = Date.parse(this.options.afterDate ?? '');
-		return userMs >= startMs - 1 ? this.options.afterDate : isoOf(startMs - 1);
 	}
 
 	private userBounds(): Pick<PageQuery, 'afterDate' | 'beforeDate'> {
@@ -266,8 +224,4 @@ export class SubmissionReader<T extends PagedSubmission> {
 
 function isFinished<T extends PagedSubmission>(range: Range<T>): boolean {
 	return range.complete || range.pager.finished;
-}
-
-function responsesOf<T extends PagedSubmission>(answer: PageAnswer<T> | undefined): T[] {
-	return Array.isArray(answer?.responses) ? answer.responses : [];
 }
