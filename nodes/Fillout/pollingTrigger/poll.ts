@@ -137,14 +137,13 @@ async function startOf(
 	const form = await getFormMetadata(ctx, formId, undefined, clock.observe);
 	const formName = typeof form.name === 'string' ? form.name : null;
 	const firstStart = FIRST_START_MODES.has(ctx.getActivationMode());
-	if (!firstStart && stored !== undefined) {
+	if (!firstStart) {
+		const why =
+			stored === undefined
+				? 'no cursor was stored (it was lost, or never saved)'
+				: 'its stored cursor was unreadable';
 		ctx.logger.warn(
-			`Fillout Polling Trigger "${ctx.getNode().name}": its stored cursor was unreadable; starting again from now (nothing older is emitted)`,
-			{ workflowId: ctx.getWorkflow().id, formId },
-		);
-	} else if (!firstStart) {
-		ctx.logger.warn(
-			`Fillout Polling Trigger "${ctx.getNode().name}": no cursor was stored (it was lost, or never saved); starting again from now (nothing older is emitted)`,
+			`Fillout Polling Trigger "${ctx.getNode().name}": ${why}; starting again from now (nothing older is emitted)`,
 			{ workflowId: ctx.getWorkflow().id, formId },
 		);
 	}

@@ -62,17 +62,14 @@ export async function readSubmissionsUntil(
 	const inFlight = new Set<Promise<void>>();
 	let queue: ReaderRequest[] = [];
 	let failure: { error: unknown } | undefined;
-	// Pages in flight: enough for the shortest answer time seen (longer ones include the
-	// pacer's own wait, which more pages in flight would only lengthen).
-	let fastestMs = Infinity;
-	let most = 1;
+	// Pages in flight: enough for the quickest answer seen (slower ones include the pacer's wait).
+	let quickestMs = Infinity;
 	const send = (request: ReaderRequest) => {
 		const startedMs = Date.now();
 		const sent = page(request.query)
 			.then(({ answer, servedAtMs }) => {
 				if (failure) return;
-				fastestMs = Math.min(fastestMs, Date.now() - startedMs);
-				most = inFlightFor(fastestMs);
+				quickestMs = Math.min(quickestMs, Date.now() - startedMs);
 				reader.receive(request.id, answer, servedAtMs);
 			})
 			.catch((error: unknown) => {
@@ -87,7 +84,7 @@ export async function readSubmissionsUntil(
 			return { submissions: reader.prefix(), complete: false };
 		}
 		queue = [...queue, ...reader.ready()].sort((a, b) => a.rank - b.rank);
-		while (inFlight.size < most && queue.length > 0) send(queue.shift()!);
+		while (inFlight.size < inFlightFor(quickestMs) && queue.length > 0) send(queue.shift()!);
 		if (inFlight.size === 0) throw new Error('The read of submissions stopped with pages left');
 		await Promise.race(inFlight);
 	}
@@ -103,6 +100,7 @@ function secondsToRead(count: number): number {
 
 /** Pages in flight that keep Fillout's rate busy when an answer takes `tookMs`. */
 function inFlightFor(tookMs: number): number {
+	if (!Number.isFinite(tookMs)) return 1;
 	return Math.min(MAX_RANGES, Math.ceil((tookMs * REQUESTS_PER_SECOND) / 1000) + 1);
 }
 
