@@ -72,7 +72,7 @@ describe('scripts/scan-package.mjs', () => {
 
 	it('fails a source whose node hides a console call behind an inline disable', async () => {
 		const source = sourceCopy('source-console');
-		writeFileSync(join(source, 'nodes', 'Fillout', 'helpers', 'leak.ts'), HIDDEN_CONSOLE);
+		writeFileSync(join(source, 'nodes', 'Fillout', 'shared', 'leak.ts'), HIDDEN_CONSOLE);
 		const result = await scan(['--source', source, '--tarball', await tarball('clean-2')]);
 		expect(result.output).toMatch(/source: failed/);
 		expect(result.output).toMatch(/leak\.ts[\s\S]*no-console/);
