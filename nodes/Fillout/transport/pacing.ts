@@ -4,8 +4,9 @@ import { SharedRate } from './sharedRate';
 
 /**
  * Client-side pacing for Fillout's limit of 5 requests per second per account
- * (docs/fillout-api.md, "Rate limit"). A request counts from when it is taken to have
- * arrived (latestArrival): why, in docs/rate-limits.md, "The pacer".
+ * (docs/fillout-api.md, "Rate limit"). A request counts from when its answer came back
+ * (the latest it can have arrived) or, in flight, from its start plus a margin: why, in
+ * docs/rate-limits.md, "The pacer".
  */
 export const FILLOUT_REQUESTS_PER_WINDOW = 5;
 export const FILLOUT_WINDOW_MS = 1000;
@@ -22,8 +23,6 @@ export interface PacerSlot {
 export class SlidingWindowPacer {
 	private slots: PacerSlot[] = [];
 	private lastStart = -Infinity;
-	/** The shortest time from start to answer seen. */
-	private quickestMs = Infinity;
 
 	constructor(
 		public limit = FILLOUT_REQUESTS_PER_WINDOW,
@@ -31,14 +30,9 @@ export class SlidingWindowPacer {
 		readonly inFlightMarginMs = IN_FLIGHT_MARGIN_MS,
 	) {}
 
-	/**
-	 * When the request is taken to have reached the service: in flight, its start plus a
-	 * margin; answered, its answer less the quickest answer this process has had (a slow
-	 * connection set-up counts, a long way to the service does not).
-	 */
+	/** The latest moment the request can have reached the service. */
 	private latestArrival(slot: PacerSlot): number {
-		if (slot.end === undefined) return slot.start + this.inFlightMarginMs;
-		return Math.max(slot.start, slot.end - this.quickestMs);
+		return slot.end ?? slot.start + this.inFlightMarginMs;
 	}
 
 	/**
@@ -65,7 +59,6 @@ export class SlidingWindowPacer {
 	/** Records when the request's answer (or failure) came back. */
 	finish(slot: PacerSlot, now: number): void {
 		slot.end = Math.max(now, slot.start);
-		this.quickestMs = Math.min(this.quickestMs, slot.end - slot.start);
 	}
 }
 
