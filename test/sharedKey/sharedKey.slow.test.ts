@@ -22,10 +22,12 @@ const SUBMISSIONS = 4_500; // 31 pages of 150 (with the pager's one re-read a pa
 // Runs this short (31 pages each) spend a large part in their first windows, before the
 // processes have slowed down for each other: three processes starting at full speed
 // overflow the first windows by about 10 requests, so 1 + 1 + 1 drew 9, 10 and 10 × 429
-// of 102-103 requests in three runs in a row (2 + 1: 4-6 of 97-99). 15 % still catches
-// a rule that fails (the earlier rule drew 29-46 % with more processes, BENCHMARKS.md).
+// of 102-103 requests in three runs in a row (2 + 1: 4-6 of 97-99). With several pages
+// in flight per process (2026-11-27) the first windows overflow more: 13 and 17 × 429 of
+// 106-110. 20 % still catches a rule that fails (the earlier rule drew 29-46 % with more
+// processes, BENCHMARKS.md).
 it.each([
-	[[1, 1, 1], 0.15],
+	[[1, 1, 1], 0.2],
 	[[2, 1], 0.1],
 ])(
 	'exports per process %j, one key: all succeed, each gets every submission once, 429s ≤ %d',
