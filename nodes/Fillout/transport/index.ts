@@ -103,7 +103,16 @@ async function attempt<T>(
 	try {
 		const response = (await ctx.helpers.httpRequestWithAuthentication
 			.call(ctx, credentialType, options)
-			.finally(() => pacing.pacer.finish(slot, performance.now()))) as FullResponse;
+			.then(
+				(answer: unknown) => {
+					pacing.pacer.finish(slot, performance.now(), true);
+					return answer;
+				},
+				(error: unknown) => {
+					pacing.pacer.finish(slot, performance.now(), false);
+					throw error;
+				},
+			)) as FullResponse;
 		const header = (name: string) => headerValue(response.headers ?? {}, name);
 		pacing.rate.observe(readLimitSignal(header, response.statusCode), performance.now());
 		if (response.statusCode >= 200 && response.statusCode < 300) {

@@ -4,61 +4,94 @@ import { SharedRate } from './sharedRate';
 
 /**
  * Client-side pacing for Fillout's limit of 5 requests per second per account
- * (docs/fillout-api.md, "Rate limit"). A request counts from when its answer came back
- * (the latest it can have arrived) or, in flight, from its start plus a margin: why, in
- * docs/rate-limits.md, "The pacer".
+ * (docs/fillout-api.md, "Rate limit"). A request counts from its answer less the quickest
+ * round trip seen (how much later than the quickest it came back); while in flight it
+ * holds its place. Why that keeps within the limit: docs/rate-limits.md, "The pacer".
  */
 export const FILLOUT_REQUESTS_PER_WINDOW = 5;
 export const FILLOUT_WINDOW_MS = 1000;
-/** Rounding between our clock and the service's millisecond timestamps. */
+/** Rounding between our clock and the service's, and the jitter of the quickest round trip. */
 export const CLOCK_MARGIN_MS = 10;
-/** Assumed delay between start and arrival for a request still in flight. */
-export const IN_FLIGHT_MARGIN_MS = 100;
 
 export interface PacerSlot {
 	start: number;
 	end?: number;
+	/** The service answered (an HTTP status, errors included), rather than the network failing. */
+	answered?: boolean;
+	/** Started after an earlier answer: its round trip had no connection to set up first. */
+	warm: boolean;
 }
 
 export class SlidingWindowPacer {
 	private slots: PacerSlot[] = [];
 	private lastStart = -Infinity;
+	private firstAnswerAt = Infinity;
+	/** The quickest round trip (start to answer) of a warm request. */
+	private quickestMs = Infinity;
+	private answerWaiters: Array<() => void> = [];
 
 	constructor(
 		public limit = FILLOUT_REQUESTS_PER_WINDOW,
 		readonly windowMs = FILLOUT_WINDOW_MS + CLOCK_MARGIN_MS,
-		readonly inFlightMarginMs = IN_FLIGHT_MARGIN_MS,
 	) {}
 
-	/** The latest moment the request can have reached the service. */
-	private latestArrival(slot: PacerSlot): number {
-		return slot.end ?? slot.start + this.inFlightMarginMs;
+	/**
+	 * The latest moment the service can have counted the request, less the quickest way
+	 * there (which every request takes): undefined while it is in flight.
+	 */
+	private countedBy(slot: PacerSlot): number | undefined {
+		if (slot.end === undefined) return undefined;
+		if (!slot.answered || !Number.isFinite(this.quickestMs)) return slot.end;
+		return Math.max(slot.start, slot.end - this.quickestMs);
 	}
 
 	/**
-	 * Reserves the earliest start allowed at or after `now`, at least `spacingMs` after the
-	 * last one reserved, and returns it with how long to wait. Reserving synchronously is
-	 * what keeps concurrent callers (several executions sharing one credential) from taking
-	 * the same slot. `now` comes from a monotonic clock (performance.now()).
+	 * The earliest start at or after `now` (a monotonic clock, performance.now()), at least
+	 * `spacingMs` after the last start; undefined while requests in flight fill the window.
 	 */
-	reserve(now: number, spacingMs = 0): { waitMs: number; slot: PacerSlot } {
-		// Finished requests older than two windows no longer count; in-flight ones always do.
+	earliestStart(now: number, spacingMs = 0): number | undefined {
 		this.slots = this.slots.filter(
 			(slot) => slot.end === undefined || slot.end > now - 2 * this.windowMs,
 		);
+		const counted: number[] = [];
+		let inFlight = 0;
+		for (const slot of this.slots) {
+			const at = this.countedBy(slot);
+			if (at === undefined) inFlight++;
+			else counted.push(at);
+		}
+		const free = this.limit - inFlight;
+		if (free <= 0) return undefined;
+		counted.sort((a, b) => b - a);
 		let start = Math.max(now, this.lastStart + spacingMs);
-		const latest = this.slots.map((slot) => this.latestArrival(slot)).sort((a, b) => b - a);
-		if (latest.length >= this.limit)
-			start = Math.max(start, latest[this.limit - 1] + this.windowMs);
-		const slot: PacerSlot = { start };
-		this.slots.push(slot);
-		this.lastStart = start;
-		return { waitMs: start - now, slot };
+		if (counted.length >= free) start = Math.max(start, counted[free - 1] + this.windowMs);
+		return start;
 	}
 
-	/** Records when the request's answer (or failure) came back. */
-	finish(slot: PacerSlot, now: number): void {
+	/** Records a request handed to n8n now. Call only when `earliestStart` allows `now`. */
+	start(now: number): PacerSlot {
+		const slot: PacerSlot = { start: now, warm: now >= this.firstAnswerAt };
+		this.slots.push(slot);
+		this.lastStart = now;
+		return slot;
+	}
+
+	/** Records when the request's answer (or network failure) came back. */
+	finish(slot: PacerSlot, now: number, answered: boolean): void {
 		slot.end = Math.max(now, slot.start);
+		slot.answered = answered;
+		if (answered) {
+			this.firstAnswerAt = Math.min(this.firstAnswerAt, slot.end);
+			if (slot.warm) this.quickestMs = Math.min(this.quickestMs, slot.end - slot.start);
+		}
+		const waiters = this.answerWaiters;
+		this.answerWaiters = [];
+		for (const wake of waiters) wake();
+	}
+
+	/** Resolves at the next `finish`: a start can only come earlier then. */
+	async nextFinish(): Promise<void> {
+		return await new Promise((resolve) => this.answerWaiters.push(resolve));
 	}
 }
 
@@ -83,10 +116,19 @@ export function pacingFor(credentialKey: string): Pacing {
 	return pacing;
 }
 
-/** Waits for a start within the announced limit and this process's shared-key rate. */
+/**
+ * Waits until a request may start within the announced limit and this process's
+ * shared-key rate, and records its start. Decided when due, not when queued, so every
+ * answer and every change of the shared rate counts.
+ */
 export async function waitForTurn({ pacer, rate }: Pacing) {
-	pacer.limit = rate.limit;
-	const { waitMs, slot } = pacer.reserve(performance.now(), rate.spacingMs);
-	if (waitMs > 0) await sleep(waitMs);
-	return { slot, waitMs };
+	const from = performance.now();
+	for (;;) {
+		pacer.limit = rate.limit;
+		const now = performance.now();
+		const at = pacer.earliestStart(now, rate.spacingMs);
+		if (at !== undefined && at <= now) return { slot: pacer.start(now), waitMs: now - from };
+		const answered = pacer.nextFinish();
+		await (at === undefined ? answered : Promise.race([answered, sleep(at - now)]));
+	}
 }

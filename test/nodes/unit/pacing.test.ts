@@ -1,66 +1,128 @@
-import { SlidingWindowPacer } from '../../../nodes/Fillout/transport/pacing';
+import {
+	SlidingWindowPacer,
+	waitForTurn,
+	type PacerSlot,
+} from '../../../nodes/Fillout/transport/pacing';
+import { SharedRate } from '../../../nodes/Fillout/transport/sharedRate';
+
+/** Starts a request at `now` if the pacer allows it then, and returns its slot. */
+function startAt(pacer: SlidingWindowPacer, now: number, spacingMs = 0): PacerSlot {
+	expect(pacer.earliestStart(now, spacingMs)).toBe(now);
+	return pacer.start(now);
+}
+
+/** Requests one after another, each answered `tripMs` after its start: their starts. */
+function sequentialStarts(pacer: SlidingWindowPacer, trips: number[]): number[] {
+	let now = 0;
+	return trips.map((tripMs) => {
+		now = pacer.earliestStart(now) ?? NaN;
+		const slot = pacer.start(now);
+		pacer.finish(slot, now + tripMs, true);
+		const started = now;
+		now += tripMs;
+		return started;
+	});
+}
 
 describe('SlidingWindowPacer', () => {
-	it('lets the first 5 requests start at once', () => {
+	it('lets the first 5 requests start at once, then waits for answers', () => {
 		const pacer = new SlidingWindowPacer();
-		expect(Array.from({ length: 5 }, () => pacer.reserve(0).waitMs)).toEqual([0, 0, 0, 0, 0]);
+		for (let i = 0; i < 5; i++) startAt(pacer, 0);
+		// In flight, a request may still be on its way: it holds its place until its answer.
+		expect(pacer.earliestStart(5_000)).toBeUndefined();
 	});
 
-	it('starts the 6th one window after the 1st request’s answer (sequential requests)', () => {
+	it('counts a request from its start when its round trip is the quickest', () => {
 		const pacer = new SlidingWindowPacer();
-		let now = 0;
-		const starts: number[] = [];
-		for (let i = 0; i < 11; i++) {
-			const { waitMs, slot } = pacer.reserve(now);
-			now += waitMs;
-			starts.push(now);
-			now += 40; // each answer takes 40 ms
-			pacer.finish(slot, now);
-		}
-		// The 6th waits for the 1st answer (40) + 1010; later ones likewise.
-		expect(starts).toEqual([0, 40, 80, 120, 160, 1050, 1090, 1130, 1170, 1210, 2100]);
-		for (let i = 5; i < starts.length; i++) {
-			// A request cannot arrive before it starts nor after its answer: any 1 s holds ≤ 5.
-			expect(starts[i] - (starts[i - 5] + 40)).toBeGreaterThanOrEqual(1000);
-		}
+		const starts = sequentialStarts(pacer, Array(11).fill(40));
+		// From the 2nd on (the 1st started before any answer), 40 is the quickest round
+		// trip: each request counts from its start, the 6th waits for the 1st start + 1010.
+		expect(starts).toEqual([0, 40, 80, 120, 160, 1010, 1050, 1090, 1130, 1170, 2020]);
+		for (let i = 5; i < starts.length; i++)
+			expect(starts[i] - starts[i - 5]).toBeGreaterThanOrEqual(1010);
 	});
 
-	it('keeps starts at least the spacing apart, concurrent callers included', () => {
+	it('counts a slower round trip later by as much as it was slower', () => {
 		const pacer = new SlidingWindowPacer();
-		const waits = Array.from({ length: 4 }, () => pacer.reserve(0, 400).waitMs);
-		expect(waits).toEqual([0, 400, 800, 1200]);
-		// Spacing counts from the last start reserved, not from now.
-		expect(pacer.reserve(2000, 400).waitMs).toBe(0);
-		expect(pacer.reserve(2100, 400).waitMs).toBe(300);
+		const starts = sequentialStarts(pacer, [40, 40, 340, 40, 40, 40, 40, 40]);
+		// The 3rd (start 80) took 300 more than the quickest: it counts from 380, so the
+		// 8th waits for 380 + 1010, while the 6th and 7th wait only for the 1st and 2nd.
+		expect(starts.slice(5)).toEqual([1010, 1050, 1390]);
+	});
+
+	it('does not learn the quickest round trip from requests started before any answer', () => {
+		const pacer = new SlidingWindowPacer();
+		// Five at once, each setting up its own connection (300 ms), then warm ones of 40.
+		const cold = Array.from({ length: 5 }, () => startAt(pacer, 0));
+		cold.forEach((slot, i) => pacer.finish(slot, 300 + i, true));
+		// Counted from their answers: the 6th waits for the 1st answer + 1010.
+		expect(pacer.earliestStart(300)).toBe(1310);
+		const warm = startAt(pacer, 1310);
+		pacer.finish(warm, 1350, true);
+		// Now 40 is the quickest; the cold ones still count from no earlier than their start.
+		expect(pacer.earliestStart(1350)).toBe(1350);
+	});
+
+	it('counts a request that failed without an answer from when it failed', () => {
+		const pacer = new SlidingWindowPacer();
+		sequentialStarts(pacer, [40, 40]);
+		const lost = startAt(pacer, 80);
+		pacer.finish(lost, 600, false);
+		for (const now of [600, 640, 1010, 1050]) pacer.finish(startAt(pacer, now), now + 40, true);
+		// The lost one may have arrived just before it failed: the 9th waits for 600 + 1010
+		// (from its start, 80, it would be 1090).
+		expect(pacer.earliestStart(1090)).toBe(1610);
+	});
+
+	it('keeps starts at least the spacing apart', () => {
+		const pacer = new SlidingWindowPacer();
+		startAt(pacer, 0, 400);
+		expect(pacer.earliestStart(100, 400)).toBe(400);
+		startAt(pacer, 400, 400);
+		expect(pacer.earliestStart(2000, 400)).toBe(2000);
 	});
 
 	it('follows a limit changed after it was made (the service announces its own)', () => {
 		const pacer = new SlidingWindowPacer();
 		pacer.limit = 2;
-		expect(Array.from({ length: 3 }, () => pacer.reserve(0).waitMs)).toEqual([0, 0, 1110]);
-	});
-
-	it('counts a slow first request by when its answer came, not when it started', () => {
-		const pacer = new SlidingWindowPacer();
-		const first = pacer.reserve(0).slot;
-		pacer.finish(first, 300); // e.g. connection set-up before it reached the service
-		for (let i = 0; i < 4; i++) pacer.finish(pacer.reserve(300 + i).slot, 310 + i);
-		expect(pacer.reserve(400).waitMs).toBe(300 + 1010 - 400);
-	});
-
-	it('gives concurrent callers different slots, counting in-flight requests by start + margin', () => {
-		const pacer = new SlidingWindowPacer();
-		const waits = Array.from({ length: 7 }, () => pacer.reserve(500).waitMs);
-		expect(waits).toEqual([0, 0, 0, 0, 0, 1110, 1110]);
+		for (const slot of [startAt(pacer, 0), startAt(pacer, 0)]) pacer.finish(slot, 100, false);
+		expect(pacer.earliestStart(100)).toBe(1110);
 	});
 
 	it('does not wait when requests are already spread out', () => {
 		const pacer = new SlidingWindowPacer();
-		const waits = [0, 300, 600, 900, 1200, 1500, 1800, 2100].map((now) => {
-			const { waitMs, slot } = pacer.reserve(now);
-			pacer.finish(slot, now + 20);
-			return waitMs;
-		});
-		expect(waits).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+		for (const now of [0, 300, 600, 900, 1200, 1500, 1800, 2100]) {
+			pacer.finish(startAt(pacer, now), now + 20, true);
+		}
+	});
+});
+
+describe('waitForTurn', () => {
+	it('wakes a request waiting on the requests in flight when one is answered', async () => {
+		const pacing = { pacer: new SlidingWindowPacer(2, 30), rate: new SharedRate(2) };
+		const first = await waitForTurn(pacing);
+		const second = await waitForTurn(pacing);
+		let third: PacerSlot | undefined;
+		const waiting = waitForTurn(pacing).then(({ slot }) => (third = slot));
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(third).toBeUndefined();
+		const answeredAt = performance.now();
+		pacing.pacer.finish(first.slot, answeredAt, false);
+		await waiting;
+		// One window after the first answer, not before.
+		expect(third!.start).toBeGreaterThanOrEqual(answeredAt + 30);
+		pacing.pacer.finish(second.slot, performance.now(), true);
+	});
+
+	it('slows down at once when the shared rate is cut while a request waits', async () => {
+		const pacing = { pacer: new SlidingWindowPacer(5, 200), rate: new SharedRate(5, 1000) };
+		const firsts = await Promise.all(Array.from({ length: 5 }, () => waitForTurn(pacing)));
+		for (const { slot } of firsts) pacing.pacer.finish(slot, performance.now(), false);
+		const waiting = waitForTurn(pacing);
+		// Cut while the 6th waits for the window (200 ms): it starts at the new spacing.
+		pacing.rate.observe({ limit: 5, remaining: 0, rateLimited: true }, performance.now());
+		expect(pacing.rate.spacingMs).toBe(500);
+		const { slot } = await waiting;
+		expect(slot.start - firsts[4].slot.start).toBeGreaterThanOrEqual(499);
 	});
 });

@@ -22,6 +22,8 @@ export interface ModelCase {
 	/** Between arrival and answer: base plus up to `returnJitterMs` at random. */
 	serviceMs: number;
 	returnJitterMs?: number;
+	/** Extra time before arrival for requests a process starts before its first answer (connection set-up). */
+	setupMs?: number;
 	/** When each process begins, at random within this. */
 	startSpreadMs: number;
 	/** Between an answer and the export's next request (reading the page): up to this, at random. */
@@ -84,6 +86,10 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 		const pacing = { pacer: new SlidingWindowPacer(), rate: new SharedRate() };
 		return Array.from({ length: exports }, () => pacing);
 	});
+	/** Per pacer: the wake-ups of exports waiting for its next answer. */
+	const waitersOf = new Map(
+		exportsOf.flat().map(({ pacer }) => [pacer, [] as Array<(at: number) => () => void>]),
+	);
 	for (const [index, { pacer, rate }] of exportsOf.flat().entries()) {
 		result.answered.push(0);
 		let counts: RetryCounts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
@@ -92,21 +98,38 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 		let pacedMs = 0;
 		let failed = false;
 
+		/** Bumped at each `ready`: a wake-up scheduled before it is stale. */
+		let turn = 0;
+		let waitingSince: number | undefined;
 		const ready = (now: number): void => {
 			if (failed || result.answered[index] >= spec.requestsEach) return;
-			// As the transport does: the pacer keeps the announced limit and the rate's spacing.
+			// As the transport's waitForTurn: decided when due, woken by a time or an answer.
+			const mine = ++turn;
+			const wake = (at: number) => () => {
+				if (turn === mine) ready(at);
+			};
+			waitingSince ??= now;
 			pacer.limit = rate.limit;
-			const { waitMs, slot } = pacer.reserve(now, rate.spacingMs);
-			const sentAt = now + waitMs;
-			pacedMs += waitMs;
+			const at = pacer.earliestStart(now, rate.spacingMs);
+			waitersOf.get(pacer)!.push(wake);
+			if (at === undefined) return;
+			if (at > now) return schedule(at, wake(at));
+			const slot = pacer.start(now);
+			turn++;
+			pacedMs += now - waitingSince;
+			waitingSince = undefined;
+			const sentAt = now;
 			schedule(sentAt, () => {
 				result.total++;
-				const arrival = sentAt + spec.latencyMs + random() * spec.latencyJitterMs;
+				const setup = slot.warm ? 0 : (spec.setupMs ?? 0);
+				const arrival = sentAt + setup + spec.latencyMs + random() * spec.latencyJitterMs;
 				schedule(arrival, () => {
 					const verdict = account.take(arrival);
 					const answeredAt = arrival + spec.serviceMs + random() * (spec.returnJitterMs ?? 0);
 					schedule(answeredAt, () => {
-						pacer.finish(slot, answeredAt);
+						pacer.finish(slot, answeredAt, true);
+						const waiters = waitersOf.get(pacer)!.splice(0);
+						for (const wake of waiters) schedule(answeredAt, wake(answeredAt));
 						rate.observe(
 							{ limit: spec.limit, remaining: verdict.remaining, rateLimited: !verdict.allowed },
 							answeredAt,
