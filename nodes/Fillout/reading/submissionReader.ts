@@ -25,7 +25,7 @@ export const MAX_RANGES = 8;
 export interface ReaderRequest {
 	id: number;
 	query: PageQuery;
-	/** Lower first: the range (or probe) it reads, oldest first. */
+	/** Lower first: the range with the fewest pages sent so far, then the oldest. */
 	rank: number;
 }
 
@@ -34,6 +34,8 @@ interface Range<T extends PagedSubmission> {
 	startMs?: number;
 	endMs?: number;
 	pager: SubmissionPager<T>;
+	/** Pages asked for after its first: ranges take turns, so they end together. */
+	sent: number;
 	/** Its first page already reached past `endMs`. */
 	complete: boolean;
 	busy: boolean;
@@ -77,11 +79,12 @@ export class SubmissionReader<T extends PagedSubmission> {
 		}
 		const requests = this.outbox;
 		this.outbox = [];
-		for (const [rank, range] of this.ranges.entries()) {
+		for (const [index, range] of this.ranges.entries()) {
 			if (range.busy || isFinished(range)) continue;
 			const query = range.pager.next();
 			if (!query) continue;
 			range.busy = true;
+			const rank = ++range.sent * MAX_RANGES + index;
 			requests.push(
 				this.request(query, rank, (answer) => {
 					range.busy = false;
@@ -138,15 +141,13 @@ export class SubmissionReader<T extends PagedSubmission> {
 		this.probes.push({ query, answer });
 		const count = typeof answer.totalResponses === 'number' ? answer.totalResponses : 0;
 		const step = this.pageSize - 1;
-		// A range takes at least two pages, each later one bringing pageSize - 1 new. It starts
-		// one after its page's offset (the first submission shows no instant's start) and
-		// leaves its last page a slot for the next range's first, which inclusive bounds list.
+		// A range takes at least two pages, each later one bringing pageSize - 1 new.
 		const ranges = Math.min(MAX_RANGES, Math.floor(count / (2 * step)));
 		const full = Array.isArray(answer.responses) && answer.responses.length >= this.pageSize;
 		if (ranges >= 2 && full && this.maySplit(count)) {
-			const spacing = Math.max(step, Math.floor(count / (ranges * step)) * step - 2);
-			for (let k = 1; k < ranges; k++) {
-				const probe: Probe<T> = { query: { ...query, offset: k * spacing } };
+			for (const [index, offset] of probeOffsets(count, ranges, step).entries()) {
+				const k = index + 1;
+				const probe: Probe<T> = { query: { ...query, offset } };
 				this.probes.push(probe);
 				this.outbox.push(
 					this.request(probe.query, k, (probeAnswer) => {
@@ -188,7 +189,7 @@ export class SubmissionReader<T extends PagedSubmission> {
 	}
 
 	private addRange(pager: SubmissionPager<T>, startMs?: number, endMs?: number): Range<T> {
-		const range = { pager, startMs, endMs, complete: false, busy: false };
+		const range = { pager, startMs, endMs, sent: 0, complete: false, busy: false };
 		this.ranges.push(range);
 		return range;
 	}
@@ -220,6 +221,26 @@ export class SubmissionReader<T extends PagedSubmission> {
 		const limited = this.options.maxItems !== undefined;
 		return !limited && this.options.sort === 'desc' ? items.reverse() : items;
 	}
+}
+
+/**
+ * Where the probes read: ranges of whole pages of `step` new submissions, as equal as can
+ * be, the newer ones taking the spare pages: taking turns, the newest then sends its short
+ * last page after every other range's last, and ends last without a page more. Each is
+ * 2 short of its pages: a range starts one after its offset (the first submission shows
+ * no instant's start), and its last page lists the next range's first too.
+ */
+export function probeOffsets(count: number, ranges: number, step: number): number[] {
+	const pages = Math.ceil(count / step);
+	const base = Math.floor(pages / ranges);
+	const firstLarger = ranges - (pages - base * ranges);
+	const offsets: number[] = [];
+	let offset = 0;
+	for (let k = 0; k < ranges - 1; k++) {
+		offset += (base + (k >= firstLarger ? 1 : 0)) * step - 2;
+		offsets.push(offset);
+	}
+	return offsets;
 }
 
 function isFinished<T extends PagedSubmission>(range: Range<T>): boolean {

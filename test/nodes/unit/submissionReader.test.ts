@@ -54,6 +54,35 @@ describe('SubmissionReader: Return All with pages in flight', () => {
 		if (n >= 10_000) expect(mostInFlight).toBe(MAX_RANGES);
 	});
 
+	it('10,000 in ranges of 8 or 9 pages, taking turns so they end together, the newest last', () => {
+		const service = new ListModel();
+		service.addMany(10_000, START, 1000);
+		const reader = new SubmissionReader<ModelRow>({ sort: 'asc' });
+		// As readSubmissions: lowest rank sent first, 5 in flight, the oldest answered first.
+		let queue: ReaderRequest[] = [];
+		const inFlight: ReaderRequest[] = [];
+		const sentTo: number[] = [];
+		while (!reader.finished) {
+			queue = [...queue, ...reader.ready()].sort((a, b) => a.rank - b.rank);
+			while (inFlight.length < 5 && queue.length) {
+				const request = queue.shift()!;
+				sentTo.push(request.rank % MAX_RANGES);
+				inFlight.push(request);
+			}
+			const request = inFlight.shift()!;
+			reader.receive(request.id, service.list(request.query), START + 86_400_000);
+		}
+		const pagesOf = Array.from(
+			{ length: MAX_RANGES },
+			(_, k) => sentTo.filter((r) => r === k).length,
+		);
+		expect(pagesOf).toEqual([8, 8, 8, 8, 9, 9, 9, 9]);
+		// Each range's last page is among the last 16 of 68: none reads alone for long.
+		const lastOf = pagesOf.map((_, k) => sentTo.lastIndexOf(k));
+		expect(Math.min(...lastOf)).toBeGreaterThanOrEqual(sentTo.length - 16);
+		expect(Math.max(...lastOf)).toBe(lastOf[MAX_RANGES - 1]);
+	});
+
 	it('10,000 newest first: the same submissions, reversed', () => {
 		const service = new ListModel();
 		service.addMany(10_000, START, 1000);
@@ -112,15 +141,16 @@ describe('SubmissionReader: Return All with pages in flight', () => {
 		while (!reader.finished) {
 			inFlight.push(...reader.ready());
 			// The newest range's pages first: it reaches its end while the others have pages left.
-			inFlight.sort((a, b) => b.rank - a.rank);
+			const rangeOf = (request: ReaderRequest) => request.rank % MAX_RANGES;
+			inFlight.sort((a, b) => rangeOf(b) - rangeOf(a));
 			const request = inFlight.shift()!;
 			if (
 				!edited &&
-				request.rank === 0 &&
+				rangeOf(request) === 0 &&
 				request.query.offset === undefined &&
 				request.query.beforeDate
 			) {
-				// s200 is in the oldest range (s0 to s296), past its first page: an edit moves it to the present.
+				// s200 is in the oldest range (s0 to s445), past its first page: an edit moves it to the present.
 				service.restamp('s200', (now += 1000));
 				edited = true;
 			}
