@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import {
 	SlidingWindowPacer,
 	waitForTurn,
@@ -104,7 +106,7 @@ describe('waitForTurn', () => {
 		const second = await waitForTurn(pacing);
 		let third: PacerSlot | undefined;
 		const waiting = waitForTurn(pacing).then(({ slot }) => (third = slot));
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		await sleep(50);
 		expect(third).toBeUndefined();
 		const answeredAt = performance.now();
 		pacing.pacer.finish(first.slot, answeredAt, false);
