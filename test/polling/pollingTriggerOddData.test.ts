@@ -133,7 +133,9 @@ describe('in-progress submissions', () => {
 			sandbox(),
 			formId,
 			{ startFrom: 'beginning', inProgress: 'once' },
-			{ pollBudgetMs: 400 },
+			// Cut short (the listing takes 7 pages of 120 ms), and polls run back to back here,
+			// so a poll may wait up to a second for the rate limit: n8n's timeout allows that.
+			{ pollBudgetMs: 800 },
 		);
 		const finished: string[] = [];
 		const inProgress: string[] = [];

@@ -68,7 +68,11 @@ export async function pollSubmissions(
 	const mayStop = (read: Submission[]) =>
 		takeFinished(start.state, read, settings.overlapMs, clock.presentMs(nowMs)).fresh.length > 0;
 	const limits = { stopAtMs, mayStop, onHeaders: clock.observe };
-	const read = await readSubmissionsUntil(this, formId, query, {}, limits);
+	const [read, formName] = await Promise.all([
+		readSubmissionsUntil(this, formId, query, {}, limits),
+		start.formName,
+	]);
+	if (formName !== undefined) start.state.formName = formName;
 	const presentMs = clock.presentMs(nowMs);
 	let taken = takePoll(start, read.submissions, inProgress, settings, presentMs);
 	// Files first: the cursor moves only once the items are complete.
@@ -122,7 +126,7 @@ async function startOf(
 	nowMs: number,
 	clock: ServiceClock,
 	stored: unknown,
-): Promise<Start> {
+): Promise<Start & { formName?: Promise<string | null> }> {
 	const resumed = readPollState(stored, formId);
 	if (resumed) return { kind: 'resume', state: resumed };
 	const recalled = readPollState(recallPollState(ctx), formId);
@@ -134,8 +138,9 @@ async function startOf(
 		return { kind: 'resume', state: recalled };
 	}
 	// The first poll also checks the form exists, and keeps its name for the items.
-	const form = await getFormMetadata(ctx, formId, undefined, clock.observe);
-	const formName = typeof form.name === 'string' ? form.name : null;
+	const form = getFormMetadata(ctx, formId, undefined, clock.observe).then((metadata) =>
+		typeof metadata.name === 'string' ? metadata.name : null,
+	);
 	const firstStart = FIRST_START_MODES.has(ctx.getActivationMode());
 	if (!firstStart) {
 		const why =
@@ -148,13 +153,14 @@ async function startOf(
 		);
 	}
 	if (firstStart && settings.startFrom !== 'now') {
+		// A backfill needs nothing of the form to list: its request goes alongside the listing.
 		const fromMs = settings.startFrom === 'date' ? (settings.startMs ?? 0) : 0;
-		return {
-			kind: 'backfill',
-			fromMs,
-			state: startState(formId, formName, { fromMs, windowStartMs: fromMs }),
-		};
+		const state = startState(formId, null, { fromMs, windowStartMs: fromMs });
+		// Awaited with the listing; handled now, so a failure before then is not unhandled.
+		form.catch(() => undefined);
+		return { kind: 'backfill', fromMs, state, formName: form };
 	}
+	const formName = await form;
 	// From Fillout's present, not n8n's: n8n's clock ahead would skip the first submissions.
 	const fromMs = clock.presentMs(nowMs);
 	return {

@@ -65,3 +65,23 @@ export function afterDateOf(startMs: number | undefined, userAfter?: string): st
 export function responsesOf<T extends PagedSubmission>(answer: PageAnswer<T> | undefined): T[] {
 	return Array.isArray(answer?.responses) ? answer.responses : [];
 }
+
+/**
+ * Where the probes read: ranges of whole pages of `step` new submissions, as equal as can
+ * be, the newer ones taking the spare pages: taking turns, the newest then sends its short
+ * last page after every other range's last, and ends last without a page more. Each is
+ * 2 short of its pages: a range starts one after its offset (the first submission shows
+ * no instant's start), and its last page lists the next range's first too.
+ */
+export function probeOffsets(count: number, ranges: number, step: number): number[] {
+	const pages = Math.ceil(count / step);
+	const base = Math.floor(pages / ranges);
+	const firstLarger = ranges - (pages - base * ranges);
+	const offsets: number[] = [];
+	let offset = 0;
+	for (let k = 0; k < ranges - 1; k++) {
+		offset += (base + (k >= firstLarger ? 1 : 0)) * step - 2;
+		offsets.push(offset);
+	}
+	return offsets;
+}

@@ -16,7 +16,7 @@ import {
 	type PageQuery,
 	type PagedSubmission,
 } from './pages';
-import { afterDateOf, rangeStarts, responsesOf, type Probe } from './rangeStarts';
+import { afterDateOf, probeOffsets, rangeStarts, responsesOf, type Probe } from './rangeStarts';
 import { SubmissionPager, type PagerOptions } from './submissionPager';
 
 /** Ranges read side by side: at 1 s per request, Fillout's 5 requests/s needs 5 in flight. */
@@ -51,7 +51,10 @@ export class SubmissionReader<T extends PagedSubmission> {
 	private outbox: ReaderRequest[] = [];
 	private lastId = 0;
 	private started = false;
-	/** Boundaries later than this are not used: an edit may move a submission to the present. */
+	/**
+	 * Boundaries later than this are not used: an edit may move a submission to the present.
+	 * The first answer's, so that ranges made as their probes come in agree.
+	 */
 	private presentMs = Infinity;
 
 	/** `maySplit(count)`: whether a read of `count` submissions may be split into ranges. */
@@ -67,6 +70,7 @@ export class SubmissionReader<T extends PagedSubmission> {
 
 	get finished(): boolean {
 		if (this.options.maxItems === undefined && !this.started) return false;
+		if (this.probes.some((probe) => !probe.answer)) return false;
 		return this.ranges.length > 0 && this.ranges.every(isFinished);
 	}
 
@@ -100,7 +104,7 @@ export class SubmissionReader<T extends PagedSubmission> {
 		const handle = this.waiting.get(id);
 		if (!handle) throw new Error(`No page ${id} was requested`);
 		this.waiting.delete(id);
-		if (servedAtMs !== undefined) this.presentMs = Math.min(this.presentMs, servedAtMs);
+		if (servedAtMs !== undefined && this.presentMs === Infinity) this.presentMs = servedAtMs;
 		handle(answer);
 	}
 
@@ -160,11 +164,17 @@ export class SubmissionReader<T extends PagedSubmission> {
 		this.createRanges();
 	}
 
-	/** Creates the ranges once every probe is in. */
+	/**
+	 * Creates each range once its start and end are known (its probe and the next are in),
+	 * the newest once every probe is.
+	 */
 	private createRanges(): void {
-		if (this.probes.some((probe) => !probe.answer)) return;
-		const starts = rangeStarts(this.probes, this.options, this.presentMs);
-		starts.forEach((start, k) => {
+		const unanswered = this.probes.findIndex((probe) => !probe.answer);
+		const probes = unanswered === -1 ? this.probes : this.probes.slice(0, unanswered);
+		const starts = rangeStarts(probes, this.options, this.presentMs);
+		const known = unanswered === -1 ? starts.length : starts.length - 1;
+		for (let k = this.ranges.length; k < known; k++) {
+			const start = starts[k];
 			const endMs = starts[k + 1]?.timeMs;
 			const top = k === starts.length - 1;
 			const pager: SubmissionPager<T> = new SubmissionPager<T>({
@@ -181,7 +191,7 @@ export class SubmissionReader<T extends PagedSubmission> {
 			pager.receiveFirst(start.query, { responses: start.responses, totalResponses: total });
 			const anchor = lastReadableTime(start.responses);
 			range.complete = endMs !== undefined && anchor !== undefined && anchor >= endMs;
-		});
+		}
 	}
 
 	private othersFinished(pager: SubmissionPager<T>): boolean {
@@ -221,26 +231,6 @@ export class SubmissionReader<T extends PagedSubmission> {
 		const limited = this.options.maxItems !== undefined;
 		return !limited && this.options.sort === 'desc' ? items.reverse() : items;
 	}
-}
-
-/**
- * Where the probes read: ranges of whole pages of `step` new submissions, as equal as can
- * be, the newer ones taking the spare pages: taking turns, the newest then sends its short
- * last page after every other range's last, and ends last without a page more. Each is
- * 2 short of its pages: a range starts one after its offset (the first submission shows
- * no instant's start), and its last page lists the next range's first too.
- */
-export function probeOffsets(count: number, ranges: number, step: number): number[] {
-	const pages = Math.ceil(count / step);
-	const base = Math.floor(pages / ranges);
-	const firstLarger = ranges - (pages - base * ranges);
-	const offsets: number[] = [];
-	let offset = 0;
-	for (let k = 0; k < ranges - 1; k++) {
-		offset += (base + (k >= firstLarger ? 1 : 0)) * step - 2;
-		offsets.push(offset);
-	}
-	return offsets;
 }
 
 function isFinished<T extends PagedSubmission>(range: Range<T>): boolean {

@@ -83,6 +83,28 @@ describe('SubmissionReader: Return All with pages in flight', () => {
 		expect(Math.max(...lastOf)).toBe(lastOf[MAX_RANGES - 1]);
 	});
 
+	it('reads a range as soon as its own probe and the next are in', () => {
+		const service = new ListModel();
+		service.addMany(10_000, START, 1000);
+		const served = START + 86_400_000;
+		const reader = new SubmissionReader<ModelRow>({ sort: 'asc' });
+		const [first] = reader.ready();
+		reader.receive(first.id, service.list(first.query), served);
+		const probes = reader.ready();
+		expect(probes.map((probe) => probe.query.offset)).toEqual([
+			1190, 2380, 3570, 4760, 6099, 7438, 8777,
+		]);
+		expect(reader.ready()).toEqual([]);
+		// The 2nd probe answered first: nothing yet; then the 1st: ranges 0 and 1 read on.
+		reader.receive(probes[1].id, service.list(probes[1].query), served);
+		expect(reader.ready()).toEqual([]);
+		reader.receive(probes[0].id, service.list(probes[0].query), served);
+		const next = reader.ready();
+		expect(next.map((request) => request.rank % MAX_RANGES)).toEqual([0, 1]);
+		expect(next.every((request) => request.query.beforeDate !== undefined)).toBe(true);
+		expect(reader.finished).toBe(false);
+	});
+
 	it('10,000 newest first: the same submissions, reversed', () => {
 		const service = new ListModel();
 		service.addMany(10_000, START, 1000);
