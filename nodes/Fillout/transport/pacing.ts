@@ -26,8 +26,8 @@ export class SlidingWindowPacer {
 	private slots: PacerSlot[] = [];
 	private lastStart = -Infinity;
 	private firstAnswerAt = Infinity;
-	/** The quickest round trip (start to answer) of a warm request. */
-	private quickestMs = Infinity;
+	/** The two quickest round trips (start to answer) of warm requests. */
+	private quickestTwo = [Infinity, Infinity];
 	private answerWaiters: Array<() => void> = [];
 
 	constructor(
@@ -41,8 +41,18 @@ export class SlidingWindowPacer {
 	 */
 	private countedBy(slot: PacerSlot): number | undefined {
 		if (slot.end === undefined) return undefined;
-		if (!slot.answered || !Number.isFinite(this.quickestMs)) return slot.end;
-		return Math.max(slot.start, slot.end - this.quickestMs);
+		if (!slot.answered) return slot.end;
+		return Math.max(slot.start, slot.end - this.quickestLeadMs());
+	}
+
+	/**
+	 * The quickest warm round trip, less the margin by which it beat the second quickest:
+	 * the first round trips of a busy start are slow, and the quickest of few may still
+	 * be well above what a request takes. Nothing before two are known.
+	 */
+	private quickestLeadMs(): number {
+		const [quickest, second] = this.quickestTwo;
+		return Number.isFinite(second) ? Math.max(0, 2 * quickest - second) : 0;
 	}
 
 	/**
@@ -82,7 +92,10 @@ export class SlidingWindowPacer {
 		slot.answered = answered;
 		if (answered) {
 			this.firstAnswerAt = Math.min(this.firstAnswerAt, slot.end);
-			if (slot.warm) this.quickestMs = Math.min(this.quickestMs, slot.end - slot.start);
+			if (slot.warm) {
+				const trip = slot.end - slot.start;
+				this.quickestTwo = [...this.quickestTwo, trip].sort((a, b) => a - b).slice(0, 2);
+			}
 		}
 		const waiters = this.answerWaiters;
 		this.answerWaiters = [];

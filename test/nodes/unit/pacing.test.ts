@@ -37,8 +37,8 @@ describe('SlidingWindowPacer', () => {
 	it('counts a request from its start when its round trip is the quickest', () => {
 		const pacer = new SlidingWindowPacer();
 		const starts = sequentialStarts(pacer, Array(11).fill(40));
-		// From the 2nd on (the 1st started before any answer), 40 is the quickest round
-		// trip: each request counts from its start, the 6th waits for the 1st start + 1010.
+		// Once two warm round trips of 40 are known, 40 is the quickest: each request counts
+		// from its start, the 1st too (its answer, 40, less 40).
 		expect(starts).toEqual([0, 40, 80, 120, 160, 1010, 1050, 1090, 1130, 1170, 2020]);
 		for (let i = 5; i < starts.length; i++)
 			expect(starts[i] - starts[i - 5]).toBeGreaterThanOrEqual(1010);
@@ -52,17 +52,28 @@ describe('SlidingWindowPacer', () => {
 		expect(starts.slice(5)).toEqual([1010, 1050, 1390]);
 	});
 
-	it('does not learn the quickest round trip from requests started before any answer', () => {
+	it('counts requests started before any answer from their answers, and learns nothing from them', () => {
 		const pacer = new SlidingWindowPacer();
 		// Five at once, each setting up its own connection (300 ms), then warm ones of 40.
 		const cold = Array.from({ length: 5 }, () => startAt(pacer, 0));
 		cold.forEach((slot, i) => pacer.finish(slot, 300 + i, true));
-		// Counted from their answers: the 6th waits for the 1st answer + 1010.
+		// Not from 300 less the quickest: none is known, and these are no measure of it.
 		expect(pacer.earliestStart(300)).toBe(1310);
-		const warm = startAt(pacer, 1310);
-		pacer.finish(warm, 1350, true);
-		// Now 40 is the quickest; the cold ones still count from no earlier than their start.
-		expect(pacer.earliestStart(1350)).toBe(1350);
+	});
+
+	it('takes the quickest round trip less its lead over the second, once two warm ones are known', () => {
+		const pacer = new SlidingWindowPacer();
+		const cold = [startAt(pacer, 0), startAt(pacer, 0)];
+		pacer.finish(cold[0], 300, true);
+		pacer.finish(cold[1], 301, true);
+		const warm = [startAt(pacer, 310), startAt(pacer, 310), startAt(pacer, 310)];
+		pacer.finish(warm[0], 350, true);
+		// One warm round trip (40) is no minimum yet: all count from their answers.
+		expect(pacer.earliestStart(352)).toBe(300 + 1010);
+		pacer.finish(warm[1], 355, true);
+		// Two, 40 and 45: the quickest may still be 5 too slow, so each counts from its
+		// answer less 35 (the cold ones too: their own slowness shows in their answers).
+		expect(pacer.earliestStart(400)).toBe(265 + 1010);
 	});
 
 	it('counts a request that failed without an answer from when it failed', () => {
