@@ -76,6 +76,14 @@ describe('SlidingWindowPacer', () => {
 		expect(pacer.earliestStart(400)).toBe(265 + 1010);
 	});
 
+	it('counts from the answer, no later, while the quickest leads the second by more than itself', () => {
+		const pacer = new SlidingWindowPacer();
+		pacer.limit = 3;
+		sequentialStarts(pacer, [40, 40, 100]);
+		// Round trips of 40 and 100: nothing known to subtract, and nothing added either.
+		expect(pacer.earliestStart(180)).toBe(40 + 1010);
+	});
+
 	it('counts a request that failed without an answer from when it failed', () => {
 		const pacer = new SlidingWindowPacer();
 		sequentialStarts(pacer, [40, 40]);
