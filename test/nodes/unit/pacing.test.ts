@@ -120,7 +120,8 @@ describe('SlidingWindowPacer', () => {
 
 describe('waitForTurn', () => {
 	it('wakes a request waiting on the requests in flight when one is answered', async () => {
-		const pacing = { pacer: new SlidingWindowPacer(2, 30), rate: new SharedRate(2) };
+		// The pacer takes its limit from the rate (the limit the service announces): 2.
+		const pacing = { pacer: new SlidingWindowPacer(5, 30), rate: new SharedRate(2) };
 		const first = await waitForTurn(pacing);
 		const second = await waitForTurn(pacing);
 		let third: PacerSlot | undefined;
@@ -133,6 +134,34 @@ describe('waitForTurn', () => {
 		// One window after the first answer, not before.
 		expect(third!.start).toBeGreaterThanOrEqual(answeredAt + 30);
 		pacing.pacer.finish(second.slot, performance.now(), true);
+	});
+
+	it('wakes a request waiting for a time when answers make it earlier', async () => {
+		const pacing = { pacer: new SlidingWindowPacer(3, 1000), rate: new SharedRate(3) };
+		const cold = await waitForTurn(pacing);
+		const t0 = cold.slot.start;
+		await sleep(500);
+		pacing.pacer.finish(cold.slot, t0 + 500, true);
+		const warm = [(await waitForTurn(pacing)).slot, (await waitForTurn(pacing)).slot];
+		// Counted from its answer, the cold one holds the 4th back until t0 + 1500.
+		const fourth = waitForTurn(pacing);
+		await sleep(300);
+		pacing.pacer.finish(warm[0], warm[0].start + 300, true);
+		pacing.pacer.finish(warm[1], warm[1].start + 301, true);
+		// Two warm round trips (300, 301): the cold one now counts from about t0 + 201.
+		const { slot } = await fourth;
+		expect(slot.start).toBeLessThan(t0 + 1400);
+		expect(slot.start).toBeGreaterThanOrEqual(t0 + 1190);
+	});
+
+	it('learns nothing from a request that failed without an answer', () => {
+		const pacer = new SlidingWindowPacer();
+		sequentialStarts(pacer, [40, 40, 45]);
+		pacer.finish(startAt(pacer, 125), 130, false);
+		pacer.finish(startAt(pacer, 130), 170, true);
+		// The quickest two are 40 and 40 (a failure after 5 ms is no round trip): the 1st
+		// counts from its start, and the lost one from when it failed.
+		expect(pacer.earliestStart(170)).toBe(1010);
 	});
 
 	it('slows down at once when the shared rate is cut while a request waits', async () => {
