@@ -124,7 +124,13 @@ describe('submissions sharing a time, arriving late or in bursts', () => {
 
 describe('Start From', () => {
 	it('The Beginning: a backfill of 1,234 in order at ceil(1234 / 150) = 9 list requests, then nothing again', async () => {
-		const formId = await formWith(1234);
+		const form = await newForm(sandbox());
+		const formId = form.id as string;
+		await control(sandbox(), 'POST', `/forms/${formId}/generate`, {
+			count: 1234,
+			startTime: secondsAgo(3600).toISOString(),
+			stepMs: 1000,
+		});
 		const trigger = pollingTrigger(sandbox(), formId, { startFrom: 'beginning' });
 		const backfill = await countingRequests(sandbox(), () => trigger.activate());
 		const ids = idsOf(backfill.result.items);
@@ -135,6 +141,10 @@ describe('Start From', () => {
 		);
 		expect(times).toEqual([...times].sort((a, b) => a - b));
 		expect(backfill.list).toBe(9);
+		// The form's name, read alongside the listing, is on every item.
+		expect(new Set(backfill.result.items!.map((item) => item.json.formName))).toEqual(
+			new Set([form.name]),
+		);
 		expect((await trigger.poll()).items).toBeNull();
 	});
 

@@ -18,7 +18,7 @@ const START = Date.UTC(2024, 0, 1);
 function readInFlight(
 	service: ListModel,
 	options: PagerOptions,
-	served = START + 86_400_000,
+	served: number | ((answered: number) => number) = START + 86_400_000,
 	beforeAnswer: (answered: number) => void = () => {},
 ) {
 	const reader = new SubmissionReader<ModelRow>(options);
@@ -30,8 +30,9 @@ function readInFlight(
 		mostInFlight = Math.max(mostInFlight, inFlight.length);
 		const request = inFlight.shift();
 		if (!request) throw new Error('The reader waits with nothing in flight');
+		const servedAt = typeof served === 'number' ? served : served(answered);
 		beforeAnswer(answered++);
-		reader.receive(request.id, service.list(request.query), served);
+		reader.receive(request.id, service.list(request.query), servedAt);
 	}
 	return { rows: reader.results(), reader, requests: service.queries.length, mostInFlight };
 }
@@ -195,6 +196,20 @@ describe('SubmissionReader: Return All with pages in flight', () => {
 			.map((range) => range.startMs)
 			.filter((ms) => ms !== undefined);
 		expect(starts.length).toBeGreaterThan(0);
+		for (const ms of starts) expect(ms!).toBeLessThanOrEqual(present - 1000);
+	});
+
+	it("judges range starts by the first page's present, whatever later answers say", () => {
+		const service = new ListModel();
+		service.addMany(2_000, START, 1000);
+		const present = START + 1_000_000;
+		// The first answer says `present`; every later one a later present.
+		const served = (n: number) => (n === 0 ? present : present + 5_000_000);
+		const { rows, reader } = readInFlight(service, { sort: 'asc' }, served);
+		expect(rows).toHaveLength(2_000);
+		const starts = (reader as unknown as { ranges: Array<{ startMs?: number }> }).ranges
+			.map((range) => range.startMs)
+			.filter((ms) => ms !== undefined);
 		for (const ms of starts) expect(ms!).toBeLessThanOrEqual(present - 1000);
 	});
 
