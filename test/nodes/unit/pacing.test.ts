@@ -84,6 +84,16 @@ describe('SlidingWindowPacer', () => {
 		expect(pacer.earliestStart(180)).toBe(40 + 1010);
 	});
 
+	it('never counts a request from before its start', () => {
+		const pacer = new SlidingWindowPacer();
+		pacer.limit = 3;
+		pacer.finish(startAt(pacer, 0), 10, true);
+		const warm = [startAt(pacer, 10), startAt(pacer, 10)];
+		for (const slot of warm) pacer.finish(slot, 310, true);
+		// A lead of 300 would put the first (answered at 10) at -290: it counts from 0.
+		expect(pacer.earliestStart(310)).toBe(1010);
+	});
+
 	it('counts a request that failed without an answer from when it failed', () => {
 		const pacer = new SlidingWindowPacer();
 		sequentialStarts(pacer, [40, 40]);
