@@ -111,9 +111,11 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 			waitingSince ??= now;
 			pacer.limit = rate.limit;
 			const at = pacer.earliestStart(now, rate.spacingMs);
-			waitersOf.get(pacer)!.push(wake);
-			if (at === undefined) return;
-			if (at > now) return schedule(at, wake(at));
+			if (at === undefined || at > now) {
+				waitersOf.get(pacer)!.push(wake);
+				if (at !== undefined) schedule(at, wake(at));
+				return;
+			}
 			const slot = pacer.start(now);
 			turn++;
 			pacedMs += now - waitingSince;
