@@ -103,16 +103,7 @@ async function attempt<T>(
 	try {
 		const response = (await ctx.helpers.httpRequestWithAuthentication
 			.call(ctx, credentialType, options)
-			.then(
-				(answer: unknown) => {
-					pacing.pacer.finish(slot, performance.now(), true);
-					return answer;
-				},
-				(error: unknown) => {
-					pacing.pacer.finish(slot, performance.now(), false);
-					throw error;
-				},
-			)) as FullResponse;
+			.finally(() => pacing.pacer.finish(slot, performance.now()))) as FullResponse;
 		const header = (name: string) => headerValue(response.headers ?? {}, name);
 		pacing.rate.observe(readLimitSignal(header, response.statusCode), performance.now());
 		if (response.statusCode >= 200 && response.statusCode < 300) {

@@ -4,30 +4,25 @@ import { SharedRate } from './sharedRate';
 
 /**
  * Client-side pacing for Fillout's limit of 5 requests per second per account
- * (docs/fillout-api.md, "Rate limit"). A request counts from its answer less the quickest
- * round trip seen (how much later than the quickest it came back); while in flight it
- * holds its place. Why that keeps within the limit: docs/rate-limits.md, "The pacer".
+ * (docs/fillout-api.md, "Rate limit"). Fillout counts a request somewhere between its
+ * start and its answer, so a request counts from its answer, and while in flight it holds
+ * its place: no assumption about where in the round trip Fillout counts. Why no rule can
+ * safely do better: docs/rate-limits.md, "The pacer".
  */
 export const FILLOUT_REQUESTS_PER_WINDOW = 5;
 export const FILLOUT_WINDOW_MS = 1000;
-/** Rounding between our clock and the service's, and the jitter of the quickest round trip. */
+/** Rounding between our clock and the service's. */
 export const CLOCK_MARGIN_MS = 10;
 
 export interface PacerSlot {
 	start: number;
+	/** When its answer (or network failure) came back: undefined while in flight. */
 	end?: number;
-	/** The service answered (an HTTP status, errors included), rather than the network failing. */
-	answered?: boolean;
-	/** Started after an earlier answer: its round trip had no connection to set up first. */
-	warm: boolean;
 }
 
 export class SlidingWindowPacer {
 	private slots: PacerSlot[] = [];
 	private lastStart = -Infinity;
-	private firstAnswerAt = Infinity;
-	/** The two quickest round trips (start to answer) of warm requests. */
-	private quickestTwo = [Infinity, Infinity];
 	private answerWaiters: Array<() => void> = [];
 
 	constructor(
@@ -36,67 +31,33 @@ export class SlidingWindowPacer {
 	) {}
 
 	/**
-	 * The latest moment the service can have counted the request, less the quickest way
-	 * there (which every request takes): undefined while it is in flight.
-	 */
-	private countedBy(slot: PacerSlot): number | undefined {
-		if (slot.end === undefined) return undefined;
-		if (!slot.answered) return slot.end;
-		return Math.max(slot.start, slot.end - this.quickestLeadMs());
-	}
-
-	/**
-	 * The quickest warm round trip, less the margin by which it beat the second quickest:
-	 * the first round trips of a busy start are slow, and the quickest of few may still
-	 * be well above what a request takes. Nothing before two are known.
-	 */
-	private quickestLeadMs(): number {
-		const [quickest, second] = this.quickestTwo;
-		return Number.isFinite(second) ? Math.max(0, 2 * quickest - second) : 0;
-	}
-
-	/**
 	 * The earliest start at or after `now` (a monotonic clock, performance.now()), at least
 	 * `spacingMs` after the last start; undefined while requests in flight fill the window.
 	 */
 	earliestStart(now: number, spacingMs = 0): number | undefined {
 		this.slots = this.slots.filter(
-			(slot) => slot.end === undefined || slot.end > now - 2 * this.windowMs,
+			(slot) => slot.end === undefined || slot.end > now - this.windowMs,
 		);
-		const counted: number[] = [];
-		let inFlight = 0;
-		for (const slot of this.slots) {
-			const at = this.countedBy(slot);
-			if (at === undefined) inFlight++;
-			else counted.push(at);
-		}
-		const free = this.limit - inFlight;
+		const answers = this.slots.flatMap((slot) => (slot.end === undefined ? [] : [slot.end]));
+		const free = this.limit - (this.slots.length - answers.length);
 		if (free <= 0) return undefined;
-		counted.sort((a, b) => b - a);
+		answers.sort((a, b) => b - a);
 		let start = Math.max(now, this.lastStart + spacingMs);
-		if (counted.length >= free) start = Math.max(start, counted[free - 1] + this.windowMs);
+		if (answers.length >= free) start = Math.max(start, answers[free - 1] + this.windowMs);
 		return start;
 	}
 
 	/** Records a request handed to n8n now. Call only when `earliestStart` allows `now`. */
 	start(now: number): PacerSlot {
-		const slot: PacerSlot = { start: now, warm: now >= this.firstAnswerAt };
+		const slot: PacerSlot = { start: now };
 		this.slots.push(slot);
 		this.lastStart = now;
 		return slot;
 	}
 
 	/** Records when the request's answer (or network failure) came back. */
-	finish(slot: PacerSlot, now: number, answered: boolean): void {
+	finish(slot: PacerSlot, now: number): void {
 		slot.end = Math.max(now, slot.start);
-		slot.answered = answered;
-		if (answered) {
-			this.firstAnswerAt = Math.min(this.firstAnswerAt, slot.end);
-			if (slot.warm) {
-				const trip = slot.end - slot.start;
-				this.quickestTwo = [...this.quickestTwo, trip].sort((a, b) => a - b).slice(0, 2);
-			}
-		}
 		const waiters = this.answerWaiters;
 		this.answerWaiters = [];
 		for (const wake of waiters) wake();

@@ -579,12 +579,14 @@ describe('Submission → Create: retried only when Fillout certainly did not pro
 		await setFaults(sandbox(), { failNext: { count: 1, method: 'POST', status: 500 } });
 		const { result } = await create(people(12), {}, true);
 		expect(result.items).toHaveLength(12);
-		expect(
-			result.items.slice(0, 10).every((item) => /may or may not/.test(String(item.json.error))),
-		).toBe(true);
-		expect(result.items.slice(10).every((item) => typeof item.json.submissionId === 'string')).toBe(
-			true,
+		// Batches of 10 and 2 in flight together: the 500 goes to whichever arrives first.
+		const uncertain = result.items.flatMap((item, index) =>
+			/may or may not/.test(String(item.json.error)) ? [index] : [],
 		);
+		const batches = [Array.from({ length: 10 }, (_, i) => i), [10, 11]];
+		expect(batches).toContainEqual(uncertain);
+		const created = result.items.filter((item) => typeof item.json.submissionId === 'string');
+		expect(created).toHaveLength(12 - uncertain.length);
 	});
 });
 

@@ -9,11 +9,13 @@ import { runSharedAccountModel, type ModelCase } from './support/sharedAccountMo
  * random latency, jitter both ways, reading time and start times against a fixed 1 s
  * window of 5 requests, the node's real pacer, shared rate and 429 retry, in simulated
  * time. Invariants: every request is answered in the end (none given up: the retries
- * outlast the contention); one process alone draws no 429 and stays within 1.05 × its
- * floor (1.12 × when up to 1 s away with connections to set up). The bounds on the 429 share and on the time against the shared floor are what
- * this rule holds in the model, with a margin: the issue's targets (10 %, 1.3 ×) hold on
+ * outlast the contention); one process alone draws no 429, near the service within
+ * 1.12 × its floor, far from it within 5 requests per second and a round trip, and busy
+ * (holding its first requests before they leave) too. The bounds on the 429 share and
+ * on the time against the shared floor are what this rule holds in the model, with a margin: the issue's targets (10 %, 1.3 ×) hold on
  * average for workers running several executions each, not for many processes running
- * one each (docs/rate-limits.md says why). Replay one case with SHARED_SEED=<seed> npx jest sharedLimit.model.
+ * one each (docs/rate-limits.md says why). Replay one case with
+ * SHARED_SEED=<seed> npx jest sharedLimit.model.
  */
 
 const LAYOUTS: Array<{
@@ -22,11 +24,15 @@ const LAYOUTS: Array<{
 	most429: number;
 	mostOverFloor: number;
 	far?: boolean;
+	busy?: boolean;
 }> = [
-	{ name: '1', split: [1], most429: 0, mostOverFloor: 1.05 },
-	{ name: '1 with 5 executions', split: [5], most429: 0, mostOverFloor: 1.05 },
-	// Far from the service, with connections to set up: the pacer, not the distance, sets the pace.
-	{ name: '1 with 8 executions, far', split: [8], most429: 0, mostOverFloor: 1.12, far: true },
+	{ name: '1', split: [1], most429: 0, mostOverFloor: 1.12 },
+	{ name: '1 with 5 executions', split: [5], most429: 0, mostOverFloor: 1.12 },
+	// Far from the service (up to 1 s), with connections to set up: 5 per second and a round trip.
+	{ name: '1 with 8 executions, far', split: [8], most429: 0, mostOverFloor: 2.15, far: true },
+	// Near the service in a busy process, which holds requests either way (CI's case).
+	{ name: '1, busy', split: [1], most429: 0, mostOverFloor: 1.1, busy: true },
+	{ name: '1 with 3 executions, busy', split: [3], most429: 0, mostOverFloor: 1.1, busy: true },
 	{ name: '2', split: [1, 1], most429: 0.07, mostOverFloor: 1.85 },
 	{ name: '4', split: [1, 1, 1, 1], most429: 0.14, mostOverFloor: 1.65 },
 	{ name: '8', split: Array(8).fill(1), most429: 0.2, mostOverFloor: 1.8 },
@@ -38,8 +44,21 @@ const LAYOUTS: Array<{
 ];
 const SEEDS_PER_LAYOUT = 8;
 
-function caseOf(split: number[], seed: number, far = false): ModelCase {
+function caseOf(split: number[], seed: number, far = false, busy = false): ModelCase {
 	const random = prng(seed);
+	if (busy) {
+		return {
+			split,
+			requestsEach: 20 + Math.floor(random() * 30),
+			limit: 5,
+			latencyMs: Math.floor(random() * 20),
+			latencyJitterMs: Math.floor(random() * 10),
+			serviceMs: 2,
+			heldMs: 30 + Math.floor(random() * 200),
+			busyForMs: 500 + Math.floor(random() * 2500),
+			startSpreadMs: 0,
+		};
+	}
 	if (far) {
 		return {
 			split,
@@ -85,7 +104,7 @@ const seeds = process.env.SHARED_SEED
 
 describe.each(LAYOUTS)('$name process(es) on one key (model)', (layout) => {
 	it.each(seeds)('seed %i: nothing given up, 429s and time within bounds', (seed) => {
-		const spec = caseOf(layout.split, seed * 7919 + layout.split.length, layout.far);
+		const spec = caseOf(layout.split, seed * 7919 + layout.split.length, layout.far, layout.busy);
 		const result = runSharedAccountModel(spec, prng(seed));
 		const exports = layout.split.reduce((sum, one) => sum + one, 0);
 		expect(result.dropped).toBe(0);

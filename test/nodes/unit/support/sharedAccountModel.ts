@@ -24,6 +24,12 @@ export interface ModelCase {
 	returnJitterMs?: number;
 	/** Extra time before arrival for requests a process starts before its first answer (connection set-up). */
 	setupMs?: number;
+	/**
+	 * A busy process holding each request it starts in the first `busyForMs` before it
+	 * leaves: `heldMs`, give or take a tenth (as a loaded n8n at its start).
+	 */
+	heldMs?: number;
+	busyForMs?: number;
 	/** When each process begins, at random within this. */
 	startSpreadMs: number;
 	/** Between an answer and the export's next request (reading the page): up to this, at random. */
@@ -86,6 +92,8 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 		const pacing = { pacer: new SlidingWindowPacer(), rate: new SharedRate() };
 		return Array.from({ length: exports }, () => pacing);
 	});
+	/** Per pacer: when its first answer came (later requests have their connection set up). */
+	const firstAnswerOf = new Map<SlidingWindowPacer, number>();
 	/** Per pacer: the wake-ups of exports waiting for its next answer. */
 	const waitersOf = new Map(
 		exportsOf.flat().map(({ pacer }) => [pacer, [] as Array<(at: number) => () => void>]),
@@ -123,13 +131,17 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 			const sentAt = now;
 			schedule(sentAt, () => {
 				result.total++;
-				const setup = slot.warm ? 0 : (spec.setupMs ?? 0);
-				const arrival = sentAt + setup + spec.latencyMs + random() * spec.latencyJitterMs;
+				const warm = sentAt >= (firstAnswerOf.get(pacer) ?? Infinity);
+				const setup = warm ? 0 : (spec.setupMs ?? 0);
+				const held =
+					sentAt < (spec.busyForMs ?? 0) ? (spec.heldMs ?? 0) * (0.9 + 0.2 * random()) : 0;
+				const arrival = sentAt + setup + held + spec.latencyMs + random() * spec.latencyJitterMs;
 				schedule(arrival, () => {
 					const verdict = account.take(arrival);
 					const answeredAt = arrival + spec.serviceMs + random() * (spec.returnJitterMs ?? 0);
 					schedule(answeredAt, () => {
-						pacer.finish(slot, answeredAt, true);
+						if (!firstAnswerOf.has(pacer)) firstAnswerOf.set(pacer, answeredAt);
+						pacer.finish(slot, answeredAt);
 						const waiters = waitersOf.get(pacer)!.splice(0);
 						for (const wake of waiters) schedule(answeredAt, wake(answeredAt));
 						rate.observe(
