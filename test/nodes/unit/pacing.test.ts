@@ -166,6 +166,20 @@ describe('waitForTurn', () => {
 		pacing.pacer.finish(second.slot, performance.now());
 	});
 
+	it('wakes a request waiting for a time when an answer announces a higher limit', async () => {
+		const pacing = { pacer: new SlidingWindowPacer(5, 1000), rate: new SharedRate(2) };
+		const first = await waitForTurn(pacing);
+		const second = await waitForTurn(pacing);
+		pacing.pacer.finish(first.slot, performance.now());
+		// Limit 2, one in flight, one answered: the third waits a window for the first.
+		const third = waitForTurn(pacing);
+		await sleep(50);
+		pacing.rate.observe({ limit: 5, remaining: 3, rateLimited: false }, performance.now());
+		pacing.pacer.finish(second.slot, performance.now());
+		const { slot } = await third;
+		expect(slot.start - first.slot.start).toBeLessThan(500);
+	});
+
 	it('slows down at once when the shared rate is cut while a request waits', async () => {
 		const pacing = { pacer: new SlidingWindowPacer(5, 200), rate: new SharedRate(5, 1000) };
 		const firsts = await Promise.all(Array.from({ length: 5 }, () => waitForTurn(pacing)));
