@@ -256,8 +256,9 @@ export async function handleApi(
 		ctx.stats.enter(key);
 		await sleep(ctx.faults.latencyMs).finally(() => ctx.stats.leave(key));
 	}
-	if (ctx.faults.takeDrop(method, path)) return { kind: 'drop' };
-	const forced = ctx.faults.takeFailure(method, path);
+	const call = { method, path, bodyText: incoming.bodyText };
+	if (ctx.faults.takeDrop(call)) return { kind: 'drop' };
+	const forced = ctx.faults.takeFailure(call);
 	if (forced) {
 		const headers = ctx.rateLimiter.peek(key);
 		if (forced.status === 429) {
@@ -293,7 +294,7 @@ export async function handleApi(
 		reply = error instanceof ApiError ? errorReply(error) : unexpectedErrorReply(error);
 	}
 	Object.assign(reply.headers, rate.headers);
-	if (ctx.faults.takeDropAfterProcessing(method, path)) return { kind: 'drop' };
-	const keep = ctx.faults.takeTruncation(method, path);
+	if (ctx.faults.takeDropAfterProcessing(call)) return { kind: 'drop' };
+	const keep = ctx.faults.takeTruncation(call);
 	return { kind: 'reply', reply: keep === undefined ? reply : withFewerSubmissions(reply, keep) };
 }

@@ -10,6 +10,15 @@ import { ApiError, badRequest, RATE_LIMIT_MESSAGE } from './errors';
 interface Matcher {
 	method?: string;
 	pathPattern?: RegExp;
+	/** Tested against the raw request body, e.g. to pick one of several creates in flight. */
+	bodyPattern?: RegExp;
+}
+
+/** What a rule is matched against. */
+export interface FaultCall {
+	method: string;
+	path: string;
+	bodyText: string;
 }
 
 interface CountedRule extends Matcher {
@@ -47,21 +56,28 @@ function regExpOrUndefined(source: string): RegExp | undefined {
 	}
 }
 
+function patternOf(value: unknown, name: string): RegExp | undefined {
+	if (value === undefined) return undefined;
+	if (typeof value !== 'string')
+		throw badRequest(`${name} must be a string (a regular expression)`);
+	const pattern = regExpOrUndefined(value);
+	if (!pattern) throw badRequest(`${name} is not a valid regular expression`);
+	return pattern;
+}
+
 function parseMatcher(value: Record<string, unknown>, field: string): CountedRule {
-	const { count, method, pathPattern } = value;
+	const { count, method, pathPattern, bodyPattern } = value;
 	if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
 		throw badRequest(`${field}.count must be an integer >= 1`);
 	}
 	if (method !== undefined && typeof method !== 'string')
 		throw badRequest(`${field}.method must be a string such as "POST"`);
-	let pattern: RegExp | undefined;
-	if (pathPattern !== undefined) {
-		if (typeof pathPattern !== 'string')
-			throw badRequest(`${field}.pathPattern must be a string (a regular expression)`);
-		pattern = regExpOrUndefined(pathPattern);
-		if (!pattern) throw badRequest(`${field}.pathPattern is not a valid regular expression`);
-	}
-	return { remaining: count, method: method?.toUpperCase(), pathPattern: pattern };
+	return {
+		remaining: count,
+		method: method?.toUpperCase(),
+		pathPattern: patternOf(pathPattern, `${field}.pathPattern`),
+		bodyPattern: patternOf(bodyPattern, `${field}.bodyPattern`),
+	};
 }
 
 /** A rule or an array of rules, as the control API accepts either. */
@@ -72,7 +88,12 @@ function listOf(value: unknown, field: string): Array<Record<string, unknown>> {
 }
 
 function describeRule(rule: CountedRule) {
-	return { remaining: rule.remaining, method: rule.method, pathPattern: rule.pathPattern?.source };
+	return {
+		remaining: rule.remaining,
+		method: rule.method,
+		pathPattern: rule.pathPattern?.source,
+		bodyPattern: rule.bodyPattern?.source,
+	};
 }
 
 function parseFailRule(rule: Record<string, unknown>): FailRule {
@@ -171,12 +192,13 @@ export class Faults {
 	}
 
 	/** Uses up one count of the first matching rule. */
-	private take<R extends CountedRule>(rules: R[], method: string, path: string): R | undefined {
+	private take<R extends CountedRule>(rules: R[], call: FaultCall): R | undefined {
 		const rule = rules.find(
 			(r) =>
 				r.remaining > 0 &&
-				(!r.method || r.method === method) &&
-				(!r.pathPattern || r.pathPattern.test(path)),
+				(!r.method || r.method === call.method) &&
+				(!r.pathPattern || r.pathPattern.test(call.path)) &&
+				(!r.bodyPattern || r.bodyPattern.test(call.bodyText)),
 		);
 		if (!rule) return undefined;
 		rule.remaining--;
@@ -184,24 +206,24 @@ export class Faults {
 		return rule;
 	}
 
-	takeDrop(method: string, path: string): boolean {
-		return this.take(this.drop, method, path) !== undefined;
+	takeDrop(call: FaultCall): boolean {
+		return this.take(this.drop, call) !== undefined;
 	}
 
-	takeFailure(method: string, path: string): ForcedFailure | undefined {
-		const rule = this.take(this.fail, method, path);
+	takeFailure(call: FaultCall): ForcedFailure | undefined {
+		const rule = this.take(this.fail, call);
 		return (
 			rule && { status: rule.status, body: rule.body, text: rule.text, retryAfter: rule.retryAfter }
 		);
 	}
 
-	takeDropAfterProcessing(method: string, path: string): boolean {
-		return this.take(this.dropAfter, method, path) !== undefined;
+	takeDropAfterProcessing(call: FaultCall): boolean {
+		return this.take(this.dropAfter, call) !== undefined;
 	}
 
 	/** How many submissions the answer to this call keeps, if a rule cuts it. */
-	takeTruncation(method: string, path: string): number | undefined {
-		return this.take(this.truncate, method, path)?.keep;
+	takeTruncation(call: FaultCall): number | undefined {
+		return this.take(this.truncate, call)?.keep;
 	}
 }
 

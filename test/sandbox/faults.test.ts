@@ -106,6 +106,21 @@ it('matches calls by method and path pattern', async () => {
 	expect((await h.control.get('/faults')).body.failNext).toEqual([]);
 });
 
+it('matches calls by body pattern', async () => {
+	const createWith = (value: string) =>
+		h.api.post(`/forms/${formId}/submissions`, {
+			submissions: [{ questions: [{ id: questionId, value }] }],
+		});
+	await h.control.post('/faults', {
+		failNext: { count: 1, status: 500, bodyPattern: '"Person 12"' },
+	});
+	expect((await h.control.get('/faults')).body.failNext[0].bodyPattern).toBe('"Person 12"');
+	expect((await createWith('Person 1')).status).toBe(200);
+	expect((await createWith('Person 120')).status).toBe(200);
+	expect((await createWith('Person 12')).status).toBe(500);
+	expect((await createWith('Person 12')).status).toBe(200);
+});
+
 it('drops the connection without processing the call', async () => {
 	const before = await total();
 	await h.control.post('/faults', { dropNext: { count: 1, method: 'POST' } });
@@ -134,6 +149,7 @@ it.each([
 	[{ failNext: { count: 1, status: 99 } }, /^failNext.status /],
 	[{ failNext: { count: 0, status: 500 } }, /^failNext.count /],
 	[{ dropNext: { count: 1, pathPattern: '(' } }, /^dropNext.pathPattern /],
+	[{ dropNext: { count: 1, bodyPattern: 5 } }, /^dropNext.bodyPattern /],
 	[{ dropNext: 'yes' }, /^dropNext must be /],
 	[{ failNext: { count: 1, status: 400, text: 5 } }, /^failNext.text /],
 	[{ failNext: { count: 1, status: 400, text: 'x', body: {} } }, /^failNext.text /],

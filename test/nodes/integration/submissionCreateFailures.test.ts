@@ -143,7 +143,10 @@ describe('a batch Fillout refuses as a whole: nothing of it is created', () => {
 
 	it('with Continue On Fail, each item of the refused batch is an error item and the next batch is sent', async () => {
 		const form = await newForm(sandbox(), { questions });
-		await setFaults(sandbox(), { failNext: { ...POST, count: 1, status: 401 } });
+		// Both batches are in flight together: the 401 goes to the first.
+		await setFaults(sandbox(), {
+			failNext: { ...POST, count: 1, status: 401, bodyPattern: '"Person 0"' },
+		});
 		const { result, posts } = await create(form.id, {
 			inputItems: people(12),
 			continueOnFail: true,
