@@ -105,17 +105,14 @@ describe('POST /_sandbox/forms', () => {
 });
 
 describe('POST /_sandbox/forms/:formId/generate', () => {
-	it('creates 10,000 submissions well under a second, deterministic in time order', async () => {
+	it('creates 10,000 submissions, deterministic in time order', async () => {
 		const formId = await freshForm(h.control);
-		const started = Date.now();
 		const res = await h.control.post(`/forms/${formId}/generate`, {
 			count: 10_000,
 			startTime: '2024-01-01T00:00:00Z',
 			stepMs: 1000,
 		});
-		const took = Date.now() - started;
 		expect(res.status).toBe(200);
-		expect(took).toBeLessThan(1000);
 		expect(res.body.count).toBe(10_000);
 		expect(new Set(res.body.submissionIds).size).toBe(10_000);
 		expect(res.body.firstSubmissionTime).toBe('2024-01-01T00:00:00.000Z');
