@@ -123,7 +123,7 @@ describe('submissions sharing a time, arriving late or in bursts', () => {
 });
 
 describe('Start From', () => {
-	it('The Beginning: a backfill of 1,234 in order at ceil(1234 / 150) = 9 list requests, then nothing again', async () => {
+	it('The Beginning: a backfill of 1,234 in order at 9 to ceil(1234 / 150) + 2 list requests, then nothing again', async () => {
 		const form = await newForm(sandbox());
 		const formId = form.id as string;
 		await control(sandbox(), 'POST', `/forms/${formId}/generate`, {
@@ -140,7 +140,9 @@ describe('Start From', () => {
 			Date.parse(item.json.submissionTime as string),
 		);
 		expect(times).toEqual([...times].sort((a, b) => a - b));
-		expect(backfill.list).toBe(9);
+		// Ranges side by side: the newest reads once more if its last page is answered first.
+		expect(backfill.list).toBeGreaterThanOrEqual(9);
+		expect(backfill.list).toBeLessThanOrEqual(Math.ceil(1234 / 150) + 2);
 		// The form's name, read alongside the listing, is on every item.
 		expect(new Set(backfill.result.items!.map((item) => item.json.formName))).toEqual(
 			new Set([form.name]),

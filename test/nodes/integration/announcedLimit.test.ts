@@ -27,7 +27,9 @@ it('an export follows the announced limit of 2 per second: every submission, no 
 	expect(result.error).toBeUndefined();
 	expect(result.items).toHaveLength(700);
 	expect(new Set(result.items.map((item) => item.json.submissionId)).size).toBe(700);
-	expect(listRequests).toBe(5);
+	// 5 pages; up to 2 more when the newest range's last page is answered before the other's.
+	expect(listRequests).toBeGreaterThanOrEqual(5);
+	expect(listRequests).toBeLessThanOrEqual(Math.ceil(700 / 150) + 2);
 	expect(rateLimited).toBe(0);
 }, 30_000);
 

@@ -31,29 +31,35 @@ async function getMany(formId: string, extra: INodeParameters = {}) {
 	return { result, listRequests };
 }
 
-describe('Submission → Get Many: Return All costs at most ceil(N / 150) + 1 requests', () => {
+describe('Submission → Get Many: Return All costs at most ceil(N / 150) + 2 requests', () => {
 	// The read ends at a page shorter than asked: 150 and 299 take one request more to see it.
+	// 1,234 is read in ranges side by side: when the newest range's last page is answered
+	// before an older one's, it reads once more (it must end last).
 	it.each([
-		[0, 1],
-		[1, 1],
-		[150, 2],
-		[151, 2],
-		[299, 3],
-		[1234, 9],
-	])('%i submissions → %i request(s), each submission once, in order', async (count, expected) => {
-		const formId = await formWith(count);
-		const { result, listRequests } = await getMany(formId);
-		expect(result.error).toBeUndefined();
-		const ids = jsonOf(result).map((s) => s.submissionId);
-		expect(ids).toHaveLength(count);
-		expect(new Set(ids).size).toBe(count);
-		const times = jsonOf(result).map((s) => Date.parse(String(s.submissionTime)));
-		expect(times).toEqual([...times].sort((a, b) => a - b));
-		expect(listRequests).toBe(expected);
-		expect(result.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(
-			true,
-		);
-	});
+		[0, 1, 1],
+		[1, 1, 1],
+		[150, 2, 2],
+		[151, 2, 2],
+		[299, 3, 3],
+		[1234, 9, 11],
+	])(
+		'%i submissions → %i to %i request(s), each submission once, in order',
+		async (count, least, most) => {
+			const formId = await formWith(count);
+			const { result, listRequests } = await getMany(formId);
+			expect(result.error).toBeUndefined();
+			const ids = jsonOf(result).map((s) => s.submissionId);
+			expect(ids).toHaveLength(count);
+			expect(new Set(ids).size).toBe(count);
+			const times = jsonOf(result).map((s) => Date.parse(String(s.submissionTime)));
+			expect(times).toEqual([...times].sort((a, b) => a - b));
+			expect(listRequests).toBeGreaterThanOrEqual(least);
+			expect(listRequests).toBeLessThanOrEqual(most);
+			expect(result.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(
+				true,
+			);
+		},
+	);
 
 	it('reads 400 submissions that share one timestamp (by offset, twice, to compare orders)', async () => {
 		const formId = await formWith(400, 0);
