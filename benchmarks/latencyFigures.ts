@@ -85,6 +85,19 @@ export function floorMs(run: LatencyRun, count: number): number {
 	return (idealRequests(run, count) / REQUESTS_PER_SECOND) * 1000;
 }
 
+/** The pacer's window: Fillout's second and 10 ms for clock rounding (docs/rate-limits.md). */
+const PACER_WINDOW_MS = 1010;
+
+/**
+ * The least time a pacer that assumes nothing about where in the round trip Fillout counts
+ * allows, in ms: 5 requests at once, the next 5 a window after their answers, and so on,
+ * the last group's answer included (docs/rate-limits.md, "The pacer").
+ */
+export function safeBoundMs(run: LatencyRun, count: number, latencyMs: number): number {
+	const groups = Math.ceil(idealRequests(run, count) / REQUESTS_PER_SECOND);
+	return (groups - 1) * (PACER_WINDOW_MS + latencyMs) + latencyMs;
+}
+
 export function wallTarget(run: LatencyRun, latencyMs: number): number | undefined {
 	return LATENCY_RUNS[run].judged ? WALL_TARGETS[LATENCY_RUNS[run].kind][latencyMs] : undefined;
 }
@@ -166,6 +179,8 @@ export function latencyTable(
 			'wall/floor',
 			'target',
 			'met',
+			'safe bound s',
+			'wall/bound',
 			'requests',
 			'target',
 			'met',
@@ -193,6 +208,8 @@ export function latencyTable(
 				fixed(verdict.wallRatio),
 				wallAllowed === undefined ? (judged ? 'none' : '–') : `≤ ${wallAllowed.toFixed(2)}`,
 				mark(verdict.wall),
+				seconds(safeBoundMs(row.run, count, row.latencyMs)),
+				fixed(ratio(result.wallMs, safeBoundMs(row.run, count, row.latencyMs))),
 				requestsCell(result),
 				allowed ? `${allowed.exact ? '=' : '≤'} ${allowed.requests}` : '–',
 				mark(verdict.requests),
@@ -214,6 +231,7 @@ export function latencyHeader(
 	return [
 		`Latency: the sandbox at ${LATENCIES_MS.join(', ')} ms per API request, ${REQUESTS_PER_SECOND} requests/s per key; export and backfill ${sizes.exportCount}, import ${sizes.importCount}${quick ? ' (QUICK: memory not judged)' : ''}.`,
 		`Floor = the ideal request count (reads ceil(N/${READ_PAGE}), imports ceil(N/${CREATE_BATCH})) / ${REQUESTS_PER_SECOND} per s. Targets: wall/floor (reads ≤ 1.05 / 1.15 / 1.3 at 80 / 300 / 1000 ms, imports ≤ 1.05 / 1.15 at 80 / 300 ms), data requests (reads ≤ ideal + ${READ_SPARE_REQUESTS}, imports = ideal), no 429, export memory growth no higher than before the parallel reader (SEQUENTIAL_EXPORT_GROWTH_MIB). The HTTP Request node is the reference, not judged.`,
+		`Safe bound = the least time a pacer allows that assumes nothing about where in the round trip Fillout counts a request: groups of ${REQUESTS_PER_SECOND}, each a second (and 10 ms) after the answers of the one before; not a target of the issue.`,
 		'Wall: export and import, the execution startedAt → stoppedAt; backfill, the publish request → stoppedAt of the execution that completes the N submissions. Memory: RSS growth of the n8n process group (fresh process per export).',
 	].join('\n');
 }

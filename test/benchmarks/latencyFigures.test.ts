@@ -2,6 +2,7 @@ import type { BenchRow } from '../../benchmarks/context';
 import {
 	floorMs,
 	judgeLatencyRow,
+	safeBoundMs,
 	latencyTable,
 	requestTarget,
 	wallTarget,
@@ -40,6 +41,17 @@ describe('latency section: floor and targets of issue 24', () => {
 		expect(floorMs('import', 1_000)).toBe(20_000);
 		expect(floorMs('export', 1_500)).toBe(2_000);
 		expect(floorMs('export', 0)).toBe(200);
+	});
+
+	it('the safe bound: groups of 5 a window and a round trip apart, the last answer included', () => {
+		// 67 reads: 14 groups; 13 gaps of 1,010 ms plus the latency, then the last answer.
+		expect(safeBoundMs('export', 10_000, 80)).toBe(13 * 1_090 + 80);
+		expect(safeBoundMs('backfill', 10_000, 1000)).toBe(13 * 2_010 + 1_000);
+		// 100 creates: 20 groups.
+		expect(safeBoundMs('import', 1_000, 300)).toBe(19 * 1_310 + 300);
+		// One group: only its answer.
+		expect(safeBoundMs('export', 700, 300)).toBe(300);
+		expect(safeBoundMs('export', 751, 300)).toBe(1_310 + 300);
 	});
 
 	it('wall targets by latency; none for imports at 1,000 ms, none for the HTTP Request node', () => {
@@ -175,10 +187,10 @@ describe('latency section: floor and targets of issue 24', () => {
 		const [exportLine, importLine] = text.split('\n').slice(2);
 		expect(exportLine).toMatch(/\| 80 ms +\| export: Fillout/);
 		expect(exportLine).toMatch(
-			/\| 14\.74 +\| 13\.40 +\| 1\.10 +\| ≤ 1\.05 \| NOT MET \| 68 +\| ≤ 69 +\| met +\| 0 +\| met +\| 300 +\| ≤ 280 +\| NOT MET \|$/,
+			/\| 14\.74 +\| 13\.40 +\| 1\.10 +\| ≤ 1\.05 \| NOT MET \| 14\.25 +\| 1\.03 +\| 68 +\| ≤ 69 +\| met +\| 0 +\| met +\| 300 +\| ≤ 280 +\| NOT MET \|$/,
 		);
 		expect(importLine).toMatch(
-			/\| 101\.00 \| 20\.00 +\| 5\.05 +\| none +\| – +\| 101 \(100 data\) +\| = 100 +\| met +\| 0 +\| met +\| – +\| – +\| – +\|$/,
+			/\| 101\.00 \| 20\.00 +\| 5\.05 +\| none +\| – +\| 39\.19 +\| 2\.58 +\| 101 \(100 data\) +\| = 100 +\| met +\| 0 +\| met +\| – +\| – +\| – +\|$/,
 		);
 	});
 });

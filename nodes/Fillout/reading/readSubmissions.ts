@@ -5,7 +5,7 @@ import { FILLOUT_REQUESTS_PER_WINDOW as REQUESTS_PER_SECOND } from '../transport
 import { filloutRequest, type FilloutContext, type FilloutRequest } from '../transport';
 import { MAX_PAGE_SIZE, type PageQuery } from './pages';
 import type { PagerOptions } from './submissionPager';
-import { MAX_RANGES, SubmissionReader, type ReaderRequest } from './submissionReader';
+import { SubmissionReader, type ReaderRequest } from './submissionReader';
 
 /**
  * Every submission of a form the pager's options select, each once, in order
@@ -40,9 +40,8 @@ export interface ReadLimits {
 
 /**
  * As `readSubmissions`, but may stop early (see `ReadLimits`): what was read is then a
- * prefix, in order, of the whole listing. Return All keeps pages in flight
- * (SubmissionReader), as many as Fillout's rate can start within one answer's time, the
- * oldest range first: the pacer is then the only wait, and a stop waits for few.
+ * prefix, in order, of the whole listing. Return All keeps up to Fillout's limit of pages
+ * in flight (SubmissionReader), the oldest range first: the pacer is then the only wait.
  */
 export async function readSubmissionsUntil(
 	ctx: FilloutContext,
@@ -62,14 +61,10 @@ export async function readSubmissionsUntil(
 	const inFlight = new Set<Promise<void>>();
 	let queue: ReaderRequest[] = [];
 	let failure: { error: unknown } | undefined;
-	// Pages in flight: enough for the quickest answer seen (slower ones include the pacer's wait).
-	let quickestMs = Infinity;
 	const send = (request: ReaderRequest) => {
-		const startedMs = Date.now();
 		const sent = page(request.query)
 			.then(({ answer, servedAtMs }) => {
 				if (failure) return;
-				quickestMs = Math.min(quickestMs, Date.now() - startedMs);
 				reader.receive(request.id, answer, servedAtMs);
 			})
 			.catch((error: unknown) => {
@@ -84,7 +79,8 @@ export async function readSubmissionsUntil(
 			return { submissions: reader.prefix(), complete: false };
 		}
 		queue = [...queue, ...reader.ready()].sort((a, b) => a.rank - b.rank);
-		while (inFlight.size < inFlightFor(quickestMs) && queue.length > 0) send(queue.shift()!);
+		// A request in flight holds its place at the pacer: one more than the limit would wait.
+		while (inFlight.size < REQUESTS_PER_SECOND && queue.length > 0) send(queue.shift()!);
 		if (inFlight.size === 0) throw new Error('The read of submissions stopped with pages left');
 		await Promise.race(inFlight);
 	}
@@ -96,12 +92,6 @@ export async function readSubmissionsUntil(
 /** Seconds Fillout's rate needs for the pages of `count` submissions. */
 function secondsToRead(count: number): number {
 	return Math.ceil(count / (MAX_PAGE_SIZE - 1)) / REQUESTS_PER_SECOND;
-}
-
-/** Pages in flight that keep Fillout's rate busy when an answer takes `tookMs`. */
-function inFlightFor(tookMs: number): number {
-	if (!Number.isFinite(tookMs)) return 1;
-	return Math.min(MAX_RANGES, Math.ceil((tookMs * REQUESTS_PER_SECOND) / 1000) + 1);
 }
 
 /** Sends one list request; `servedAtMs` is Fillout's `date` header, or n8n's clock without one. */

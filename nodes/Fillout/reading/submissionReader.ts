@@ -19,7 +19,7 @@ import {
 import { afterDateOf, probeOffsets, rangeStarts, responsesOf, type Probe } from './rangeStarts';
 import { SubmissionPager, type PagerOptions } from './submissionPager';
 
-/** Ranges read side by side: at 1 s per request, Fillout's 5 requests/s needs 5 in flight. */
+/** Ranges at most: each has one page in flight at a time, so more than 5 keep 5 in flight. */
 export const MAX_RANGES = 8;
 
 export interface ReaderRequest {
