@@ -5,7 +5,7 @@ import { FILLOUT_REQUESTS_PER_WINDOW as REQUESTS_PER_SECOND } from '../transport
 import { filloutRequest, type FilloutContext, type FilloutRequest } from '../transport';
 import { MAX_PAGE_SIZE, type PageQuery } from './pages';
 import type { PagerOptions } from './submissionPager';
-import { SubmissionReader, type ReaderRequest } from './submissionReader';
+import { SubmissionReader, bySendOrder, type ReaderRequest } from './submissionReader';
 
 /**
  * Every submission of a form the pager's options select, each once, in order
@@ -78,7 +78,7 @@ export async function readSubmissionsUntil(
 			// Pages still on their way are not waited for: their answers go nowhere.
 			return { submissions: reader.prefix(), complete: false };
 		}
-		queue = [...queue, ...reader.ready()].sort((a, b) => a.rank - b.rank);
+		queue = [...queue, ...reader.ready()].sort(bySendOrder);
 		// A request in flight holds its place at the pacer: one more than the limit would wait.
 		while (inFlight.size < REQUESTS_PER_SECOND && queue.length > 0) send(queue.shift()!);
 		if (inFlight.size === 0) throw new Error('The read of submissions stopped with pages left');

@@ -29,6 +29,11 @@ export interface ReaderRequest {
 	rank: number;
 }
 
+/** The order to send in: lowest rank first, so ranges take turns and end together. */
+export function bySendOrder(a: ReaderRequest, b: ReaderRequest): number {
+	return a.rank - b.rank;
+}
+
 interface Range<T extends PagedSubmission> {
 	/** The range holds the times from `startMs` (inclusive) to `endMs` (exclusive). */
 	startMs?: number;

@@ -88,10 +88,12 @@ describe('Submission → Get Many: pages in flight', () => {
 		await control(sandbox(), 'DELETE', '/faults');
 	});
 
-	it('Return All of 3,000 at 300 ms per request keeps several pages in flight, each submission once, in order', async () => {
+	it('Return All of 3,000 at 300 ms per request keeps up to 5 pages in flight, each submission once, in order', async () => {
 		const formId = await formWith(3_000);
 		await control(sandbox(), 'POST', '/faults', { latencyMs: 300 });
 		await control(sandbox(), 'POST', '/stats/reset');
+		// The pacer is the process's: earlier tests' requests hold places for 1,010 ms.
+		await sleep(1_100);
 		const { result, listRequests } = await getMany(formId);
 		const stats = await control(sandbox(), 'GET', '/stats');
 		expect(result.error).toBeUndefined();
@@ -99,8 +101,10 @@ describe('Submission → Get Many: pages in flight', () => {
 		expect(new Set(ids).size).toBe(3_000);
 		const times = jsonOf(result).map((s) => Date.parse(String(s.submissionTime)));
 		expect(times).toEqual([...times].sort((a, b) => a - b));
-		// Fillout's 5 requests/s at 300 ms per answer: starts 200 ms apart, so 2 overlap.
-		expect(stats.mostAtOnce).toBeGreaterThanOrEqual(2);
+		// Up to Fillout's 5 in flight: 4 probes go at once when the first page comes back
+		// (its place is still held), and later pages in groups as places come free.
+		expect(stats.mostAtOnce).toBeGreaterThanOrEqual(4);
+		expect(stats.mostAtOnce).toBeLessThanOrEqual(5);
 		expect(listRequests).toBeLessThanOrEqual(Math.ceil(3_000 / 150) + 2);
 	});
 

@@ -2,6 +2,7 @@ import type { PagerOptions } from '../../../nodes/Fillout/reading/submissionPage
 import {
 	MAX_RANGES,
 	SubmissionReader,
+	bySendOrder,
 	type ReaderRequest,
 } from '../../../nodes/Fillout/reading/submissionReader';
 import type { ModelRow } from './support/listModel';
@@ -64,7 +65,7 @@ describe('SubmissionReader: Return All with pages in flight', () => {
 		const inFlight: ReaderRequest[] = [];
 		const sentTo: number[] = [];
 		while (!reader.finished) {
-			queue = [...queue, ...reader.ready()].sort((a, b) => a.rank - b.rank);
+			queue = [...queue, ...reader.ready()].sort(bySendOrder);
 			while (inFlight.length < 5 && queue.length) {
 				const request = queue.shift()!;
 				sentTo.push(request.rank % MAX_RANGES);
