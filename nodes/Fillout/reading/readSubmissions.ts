@@ -5,7 +5,7 @@ import { FILLOUT_REQUESTS_PER_WINDOW as REQUESTS_PER_SECOND } from '../transport
 import { filloutRequest, type FilloutContext, type FilloutRequest } from '../transport';
 import { MAX_PAGE_SIZE, type PageQuery } from './pages';
 import type { PagerOptions } from './submissionPager';
-import { SubmissionReader, bySendOrder, type ReaderRequest } from './submissionReader';
+import { SubmissionReader, type ReaderRequest } from './submissionReader';
 
 /**
  * Every submission of a form the pager's options select, each once, in order
@@ -59,7 +59,6 @@ export async function readSubmissionsUntil(
 	);
 	const page = pageSender(ctx, formId, fixedQuery, limits);
 	const inFlight = new Set<Promise<void>>();
-	let queue: ReaderRequest[] = [];
 	let failure: { error: unknown } | undefined;
 	const send = (request: ReaderRequest) => {
 		const sent = page(request.query)
@@ -78,9 +77,12 @@ export async function readSubmissionsUntil(
 			// Pages still on their way are not waited for: their answers go nowhere.
 			return { submissions: reader.prefix(), complete: false };
 		}
-		queue = [...queue, ...reader.ready()].sort(bySendOrder);
 		// A request in flight holds its place at the pacer: one more than the limit would wait.
-		while (inFlight.size < REQUESTS_PER_SECOND && queue.length > 0) send(queue.shift()!);
+		while (inFlight.size < REQUESTS_PER_SECOND) {
+			const request = reader.next();
+			if (!request) break;
+			send(request);
+		}
 		if (inFlight.size === 0) throw new Error('The read of submissions stopped with pages left');
 		await Promise.race(inFlight);
 	}

@@ -4,7 +4,8 @@
  * by its own SubmissionPager, side by side. Ranges meet at an instant's first submission,
  * so none shares an instant with another; the newest range ends last, so a submission an
  * edit moves to the present is still read. docs/reading-submissions.md gives the argument.
- * Planner only: the caller sends what `ready()` gives and hands each answer to `receive()`.
+ * Planner only: the caller sends what `next()` (or, all at once, `ready()`) gives and hands
+ * each answer to `receive()`.
  */
 
 import {
@@ -29,11 +30,6 @@ export interface ReaderRequest {
 	rank: number;
 }
 
-/** The order to send in: lowest rank first, so ranges take turns and end together. */
-export function bySendOrder(a: ReaderRequest, b: ReaderRequest): number {
-	return a.rank - b.rank;
-}
-
 interface Range<T extends PagedSubmission> {
 	/** The range holds the times from `startMs` (inclusive) to `endMs` (exclusive). */
 	startMs?: number;
@@ -54,6 +50,8 @@ export class SubmissionReader<T extends PagedSubmission> {
 	private readonly waiting = new Map<number, (answer: PageAnswer<T>) => void>();
 	/** Requests made while handling an answer, sent with the next `ready()`. */
 	private outbox: ReaderRequest[] = [];
+	/** Requests `ready()` gave that `next()` has not handed out yet. */
+	private queue: ReaderRequest[] = [];
 	private lastId = 0;
 	private started = false;
 	/**
@@ -77,6 +75,15 @@ export class SubmissionReader<T extends PagedSubmission> {
 		if (this.options.maxItems === undefined && !this.started) return false;
 		if (this.probes.some((probe) => !probe.answer)) return false;
 		return this.ranges.length > 0 && this.ranges.every(isFinished);
+	}
+
+	/**
+	 * The request to send next, or undefined while none can be sent: the lowest rank
+	 * first, so that ranges take turns and end together, the newest last.
+	 */
+	next(): ReaderRequest | undefined {
+		this.queue = [...this.queue, ...this.ready()].sort((a, b) => a.rank - b.rank);
+		return this.queue.shift();
 	}
 
 	/** The queries that can be sent now (none while every range waits for an answer). */
