@@ -250,7 +250,8 @@ export async function handleApi(
 	// Limits and counters are per bearer value; unauthenticated callers are told apart by address.
 	const key = bearer ? bearer : `ip:${incoming.remoteAddress}`;
 	// Unknown routes are counted together under one name.
-	ctx.stats.count(`${method} /v1/api${match.kind === 'found' ? match.route.template : '/*'}`, key);
+	const route = `${method} /v1/api${match.kind === 'found' ? match.route.template : '/*'}`;
+	ctx.stats.count(route, key);
 
 	if (ctx.faults.latencyMs > 0) {
 		ctx.stats.enter(key);
@@ -263,7 +264,7 @@ export async function handleApi(
 		const headers = ctx.rateLimiter.peek(key);
 		if (forced.status === 429) {
 			headers['retry-after'] = forced.retryAfter ?? '1';
-			ctx.stats.countRateLimited(key);
+			ctx.stats.countRateLimited(route, key);
 		}
 		const reply =
 			forced.text !== undefined
@@ -274,7 +275,7 @@ export async function handleApi(
 
 	const rate = ctx.rateLimiter.take(key);
 	if (!rate.allowed) {
-		ctx.stats.countRateLimited(key);
+		ctx.stats.countRateLimited(route, key);
 		return { kind: 'reply', reply: json(429, errorBody(429, RATE_LIMIT_MESSAGE), rate.headers) };
 	}
 

@@ -3,12 +3,23 @@
 export interface Counters {
 	total: number;
 	rateLimited: number;
+	/** Per method + route template: every request, refused ones included. */
 	requests: Record<string, number>;
+	/** Per method + route template: the requests answered 429. */
+	refused: Record<string, number>;
 	/** API requests being answered at once, at most (they overlap during the added latency). */
 	mostAtOnce: number;
+	/** When the first request since the last reset came in (ms since the epoch). */
+	firstAt?: number;
 }
 
-const emptyCounters = (): Counters => ({ total: 0, rateLimited: 0, requests: {}, mostAtOnce: 0 });
+const emptyCounters = (): Counters => ({
+	total: 0,
+	rateLimited: 0,
+	requests: {},
+	refused: {},
+	mostAtOnce: 0,
+});
 
 export class Stats {
 	private all = emptyCounters();
@@ -17,6 +28,7 @@ export class Stats {
 	/** @param key bearer value, or `ip:<address>` for unauthenticated calls; none for OAuth routes */
 	count(route: string, key?: string): void {
 		for (const counters of this.targets(key)) {
+			counters.firstAt ??= Date.now();
 			counters.total++;
 			counters.requests[route] = (counters.requests[route] ?? 0) + 1;
 		}
@@ -39,8 +51,11 @@ export class Stats {
 		}
 	}
 
-	countRateLimited(key: string): void {
-		for (const counters of this.targets(key)) counters.rateLimited++;
+	countRateLimited(route: string, key: string): void {
+		for (const counters of this.targets(key)) {
+			counters.rateLimited++;
+			counters.refused[route] = (counters.refused[route] ?? 0) + 1;
+		}
 	}
 
 	private targets(key: string | undefined): Counters[] {

@@ -91,6 +91,7 @@ describe('with the default limit of 5 per second', () => {
 
 	it('counts refused requests in the stats, per key', async () => {
 		await h.control.post('/stats/reset');
+		const sentAt = Date.now();
 		await burst(7, () => client(KEYS[5]).get('/forms'));
 		const stats = (await h.control.get('/stats')).body;
 		expect(stats.rateLimited).toBe(2);
@@ -98,9 +99,13 @@ describe('with the default limit of 5 per second', () => {
 			total: 7,
 			rateLimited: 2,
 			requests: { 'GET /v1/api/forms': 7 },
+			refused: { 'GET /v1/api/forms': 2 },
 			// Counted only while latency is added (none here).
 			mostAtOnce: 0,
+			firstAt: expect.any(Number),
 		});
+		expect(stats.byKey[KEYS[5]].firstAt).toBeGreaterThanOrEqual(sentAt);
+		expect(stats.byKey[KEYS[5]].firstAt).toBeLessThanOrEqual(Date.now());
 	});
 });
 

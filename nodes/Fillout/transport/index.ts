@@ -7,7 +7,7 @@ import type { FilloutContext, FilloutCredentialType } from './apiRoot';
 import { credentialTypeOf, resolveApiRoot } from './apiRoot';
 import type { FailureContext, ServiceFailure } from './errorMessages';
 import type { PacerSlot, Pacing } from './pacing';
-import { pacingFor, waitForTurn } from './pacing';
+import { observeAnswer, pacingFor, waitForTurn } from './pacing';
 import type { RequestSafety, RetryCounts } from './retry';
 import {
 	deletedByEarlierAttempt,
@@ -103,9 +103,18 @@ async function attempt<T>(
 	try {
 		const response = (await ctx.helpers.httpRequestWithAuthentication
 			.call(ctx, credentialType, options)
-			.finally(() => pacing.pacer.finish(slot, performance.now()))) as FullResponse;
+			.then(
+				(answer: unknown) => {
+					pacing.pacer.finish(slot, performance.now(), true);
+					return answer;
+				},
+				(error: unknown) => {
+					pacing.pacer.finish(slot, performance.now(), false);
+					throw error;
+				},
+			)) as FullResponse;
 		const header = (name: string) => headerValue(response.headers ?? {}, name);
-		pacing.rate.observe(readLimitSignal(header, response.statusCode), performance.now());
+		observeAnswer(pacing, slot, readLimitSignal(header, response.statusCode), performance.now());
 		if (response.statusCode >= 200 && response.statusCode < 300) {
 			request.onHeaders?.(header);
 			return { ok: true, body: response.body as T };

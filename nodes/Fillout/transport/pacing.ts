@@ -1,13 +1,13 @@
 import { sleep } from 'n8n-workflow';
 
-import { SharedRate } from './sharedRate';
+import { isWindowRefusal, SharedRate, type LimitSignal } from './sharedRate';
 
 /**
  * Client-side pacing for Fillout's limit of 5 requests per second per account
- * (docs/fillout-api.md, "Rate limit"). Fillout counts a request somewhere between its
- * start and its answer, so a request counts from its answer, and while in flight it holds
- * its place: no assumption about where in the round trip Fillout counts. Why no rule can
- * safely do better: docs/rate-limits.md, "The pacer".
+ * (docs/fillout-api.md, "Rate limit"). An answered request counts from its answer less the
+ * quickest round trip seen, until Fillout refuses one for its window; from then on, from
+ * its answer, which holds wherever in the round trip Fillout counts. While in flight, a
+ * request holds its place. Why: docs/rate-limits.md, "The pacer".
  */
 export const FILLOUT_REQUESTS_PER_WINDOW = 5;
 export const FILLOUT_WINDOW_MS = 1000;
@@ -18,11 +18,21 @@ export interface PacerSlot {
 	start: number;
 	/** When its answer (or network failure) came back: undefined while in flight. */
 	end?: number;
+	/** Fillout answered (any HTTP status), rather than the network failing. */
+	answered?: boolean;
+	/** Started after an answer had come back: no connection to set up first. */
+	warm: boolean;
+	/** The lead let it start before counting from answers would have. */
+	early: boolean;
 }
 
 export class SlidingWindowPacer {
 	private slots: PacerSlot[] = [];
 	private lastStart = -Infinity;
+	private firstAnswerAt = Infinity;
+	private quickestWarmTripMs = Infinity;
+	/** Cleared by Fillout's first refusal for the window: from then on, no lead. */
+	private leadAllowed = true;
 	private answerWaiters: Array<() => void> = [];
 
 	constructor(
@@ -30,37 +40,71 @@ export class SlidingWindowPacer {
 		readonly windowMs = FILLOUT_WINDOW_MS + CLOCK_MARGIN_MS,
 	) {}
 
+	/** How long before its answer a request is taken to have been counted. */
+	private get leadMs(): number {
+		return this.leadAllowed && Number.isFinite(this.quickestWarmTripMs)
+			? this.quickestWarmTripMs
+			: 0;
+	}
+
+	/** The latest moment Fillout is taken to have counted it: undefined while in flight. */
+	private countedBy(slot: PacerSlot, leadMs: number): number | undefined {
+		if (slot.end === undefined) return undefined;
+		return slot.answered ? Math.max(slot.start, slot.end - leadMs) : slot.end;
+	}
+
 	/**
 	 * The earliest start at or after `now` (a monotonic clock, performance.now()), at least
 	 * `spacingMs` after the last start; undefined while requests in flight fill the window.
 	 */
-	earliestStart(now: number, spacingMs = 0): number | undefined {
+	earliestStart(now: number, spacingMs = 0, leadMs = this.leadMs): number | undefined {
 		this.slots = this.slots.filter(
 			(slot) => slot.end === undefined || slot.end > now - this.windowMs,
 		);
-		const answers = this.slots.flatMap((slot) => (slot.end === undefined ? [] : [slot.end]));
-		const free = this.limit - (this.slots.length - answers.length);
+		const counted: number[] = [];
+		for (const slot of this.slots) {
+			const at = this.countedBy(slot, leadMs);
+			if (at !== undefined) counted.push(at);
+		}
+		const free = this.limit - (this.slots.length - counted.length);
 		if (free <= 0) return undefined;
-		answers.sort((a, b) => b - a);
+		counted.sort((a, b) => b - a);
 		let start = Math.max(now, this.lastStart + spacingMs);
-		if (answers.length >= free) start = Math.max(start, answers[free - 1] + this.windowMs);
+		if (counted.length >= free) start = Math.max(start, counted[free - 1] + this.windowMs);
 		return start;
 	}
 
 	/** Records a request handed to n8n now. Call only when `earliestStart` allows `now`. */
 	start(now: number): PacerSlot {
-		const slot: PacerSlot = { start: now };
+		const early = this.leadMs > 0 && now < (this.earliestStart(now, 0, 0) ?? Infinity);
+		const slot: PacerSlot = { start: now, warm: now >= this.firstAnswerAt, early };
 		this.slots.push(slot);
 		this.lastStart = now;
 		return slot;
 	}
 
 	/** Records when the request's answer (or network failure) came back. */
-	finish(slot: PacerSlot, now: number): void {
+	finish(slot: PacerSlot, now: number, answered: boolean): void {
 		slot.end = Math.max(now, slot.start);
+		slot.answered = answered;
+		if (answered) {
+			this.firstAnswerAt = Math.min(this.firstAnswerAt, slot.end);
+			if (slot.warm)
+				this.quickestWarmTripMs = Math.min(this.quickestWarmTripMs, slot.end - slot.start);
+		}
 		const waiters = this.answerWaiters;
 		this.answerWaiters = [];
 		for (const wake of waiters) wake();
+	}
+
+	/**
+	 * Fillout refused a request for its window: the lead goes for good. True when the lead
+	 * let that request start early, so it may be what overfilled the window; otherwise
+	 * this process kept within the limit wherever Fillout counts, and others use the key.
+	 */
+	refusedForWindow(slot: PacerSlot): boolean {
+		this.leadAllowed = false;
+		return slot.early;
 	}
 
 	/** Resolves at the next `finish`: a start can only come earlier then. */
@@ -76,6 +120,19 @@ export class SlidingWindowPacer {
 export interface Pacing {
 	pacer: SlidingWindowPacer;
 	rate: SharedRate;
+}
+
+/**
+ * Takes in one answer's rate-limit headers. The first refusal after the pacer took a lead
+ * costs the lead, not the shared rate: it says nothing of other processes.
+ */
+export function observeAnswer(
+	{ pacer, rate }: Pacing,
+	slot: PacerSlot,
+	signal: LimitSignal,
+	now: number,
+): void {
+	rate.observe(signal, now, isWindowRefusal(signal) && pacer.refusedForWindow(slot));
 }
 
 /** One per credential and API root, shared by every execution in this process. */

@@ -36,6 +36,11 @@ export function readLimitSignal(
 	};
 }
 
+/** A 429 about the account's window (one that leaves room in it is about something else). */
+export function isWindowRefusal(signal: LimitSignal): boolean {
+	return signal.rateLimited && !(signal.remaining !== undefined && signal.remaining > 0);
+}
+
 /** The service's documented limit, until an answer announces one. */
 export const DEFAULT_LIMIT = 5;
 /** A 429 keeps this share of the rate… */
@@ -67,18 +72,21 @@ export class SharedRate {
 		return this.rate >= this.limit ? 0 : this.windowMs / this.rate;
 	}
 
-	/** Takes in one answer's rate-limit headers. */
-	observe(signal: LimitSignal, now: number): void {
+	/**
+	 * Takes in one answer's rate-limit headers. `ownRefusal`: a 429 this process's pacer
+	 * caused (docs/rate-limits.md, "The pacer"); it and the window's other 429s cut nothing.
+	 */
+	observe(signal: LimitSignal, now: number, ownRefusal = false): void {
 		if (signal.limit !== undefined && signal.limit !== this.limit) {
 			this.rate = Math.min(signal.limit, (this.rate * signal.limit) / this.limit);
 			this.limit = signal.limit;
 		}
 		if (signal.rateLimited) {
-			// A 429 that leaves room in the window was not about the window: no cut.
-			if (signal.remaining !== undefined && signal.remaining > 0) return;
+			if (!isWindowRefusal(signal)) return;
 			// One cut per window: the 429s of one overfull window are one signal.
 			if (now - this.lastCutAt < this.windowMs) return;
 			this.lastCutAt = now;
+			if (ownRefusal) return;
 			const keep = this.rate >= this.limit ? FIRST_DECREASE_FACTOR : DECREASE_FACTOR;
 			this.rate = Math.max(MIN_RATE_SHARE * this.limit, this.rate * keep);
 		} else {

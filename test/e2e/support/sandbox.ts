@@ -196,7 +196,18 @@ export interface SandboxStats {
 	total: number;
 	rateLimited: number;
 	requests: Record<string, number>;
-	byKey: Record<string, { total: number; rateLimited: number; requests: Record<string, number> }>;
+	byKey: Record<
+		string,
+		{
+			total: number;
+			rateLimited: number;
+			requests: Record<string, number>;
+			/** The requests answered 429, per route. */
+			refused: Record<string, number>;
+			/** When the key's first request since the last reset came in (ms since the epoch). */
+			firstAt?: number;
+		}
+	>;
 }
 
 /** The sandbox's `/_sandbox/` control API. */

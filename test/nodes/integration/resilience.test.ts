@@ -12,6 +12,7 @@ import {
 	requestCounts,
 	resetStats,
 	runFillout,
+	servedCount,
 	setFaults,
 	useSandbox,
 } from './support';
@@ -25,9 +26,10 @@ beforeAll(async () => {
 	await generate(sandbox(), formId, { count: 200 });
 });
 
+/** Return All over the form: `requests` counts every list request, refused ones too. */
 async function listAll() {
-	const { listRequests, ...rest } = await listAllSubmissions(sandbox(), formId);
-	return { ...rest, requests: listRequests };
+	const { listRequests, rateLimited, ...rest } = await listAllSubmissions(sandbox(), formId);
+	return { ...rest, requests: listRequests + rateLimited };
 }
 
 describe('GET: 429 storms and transient failures are retried (bounded)', () => {
@@ -176,7 +178,7 @@ describe('DELETE: a retry that finds nothing to delete', () => {
 });
 
 describe('Pacing: 5 requests per second per credential, shared by concurrent executions', () => {
-	it('three executions at once on one credential cause no 429', async () => {
+	it('three executions at once on one credential share 5 per second: 429s only from the lead', async () => {
 		const big = (await newForm(sandbox())).id;
 		await generate(sandbox(), big, { count: 700 });
 		await resetStats(sandbox());
@@ -186,9 +188,11 @@ describe('Pacing: 5 requests per second per credential, shared by concurrent exe
 		const stats = await control(sandbox(), 'GET', '/stats');
 		expect(runs.every((run) => run.items.length === 700)).toBe(true);
 		// 5 pages each, up to 2 more when the newest range's last page comes in first.
-		expect(stats.requests[LIST_ROUTE]).toBeGreaterThanOrEqual(15);
-		expect(stats.requests[LIST_ROUTE]).toBeLessThanOrEqual(3 * (Math.ceil(700 / 150) + 2));
-		expect(stats.rateLimited).toBe(0);
+		expect(servedCount(stats, LIST_ROUTE)).toBeGreaterThanOrEqual(15);
+		expect(servedCount(stats, LIST_ROUTE)).toBeLessThanOrEqual(3 * (Math.ceil(700 / 150) + 2));
+		// None on a quiet machine. On a busy one the lead may overfill one window: at most the
+		// 5 requests in flight then (docs/rate-limits.md, "The pacer"). Unshared: 10 at once.
+		expect(stats.rateLimited).toBeLessThanOrEqual(5);
 		// 15 requests at 5 per second: two full waits.
 		expect(elapsed).toBeGreaterThanOrEqual(2000);
 		expect(elapsed).toBeLessThan(10_000);

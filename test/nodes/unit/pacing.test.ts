@@ -8,6 +8,15 @@ import {
 import { SharedRate } from '../../../nodes/Fillout/transport/sharedRate';
 import { prng } from './support/listModel';
 
+/** A pacer that Fillout refused a request long ago: it counts each request from its answer. */
+function answerRulePacer(): SlidingWindowPacer {
+	const pacer = new SlidingWindowPacer();
+	const refused = pacer.start(-10_000);
+	pacer.finish(refused, -10_000, true);
+	pacer.refusedForWindow(refused);
+	return pacer;
+}
+
 /** Starts a request at `now` if the pacer allows it then, and returns its slot. */
 function startAt(pacer: SlidingWindowPacer, now: number, spacingMs = 0): PacerSlot {
 	expect(pacer.earliestStart(now, spacingMs)).toBe(now);
@@ -20,39 +29,39 @@ function sequentialStarts(pacer: SlidingWindowPacer, trips: number[]): number[] 
 	return trips.map((tripMs) => {
 		now = pacer.earliestStart(now) ?? NaN;
 		const slot = pacer.start(now);
-		pacer.finish(slot, now + tripMs);
+		pacer.finish(slot, now + tripMs, true);
 		const started = now;
 		now += tripMs;
 		return started;
 	});
 }
 
-describe('SlidingWindowPacer', () => {
+describe('SlidingWindowPacer, once Fillout refused a request (no lead)', () => {
 	it('lets the first 5 requests start at once, then waits for answers', () => {
-		const pacer = new SlidingWindowPacer();
+		const pacer = answerRulePacer();
 		for (let i = 0; i < 5; i++) startAt(pacer, 0);
 		// In flight, a request may still be on its way: it holds its place until its answer.
 		expect(pacer.earliestStart(5_000)).toBeUndefined();
 	});
 
 	it('counts each request from its answer', () => {
-		const pacer = new SlidingWindowPacer();
+		const pacer = answerRulePacer();
 		const starts = sequentialStarts(pacer, Array(11).fill(40));
 		// The 6th waits for the 1st's answer (40) and a window: 1050, and so on.
 		expect(starts).toEqual([0, 40, 80, 120, 160, 1050, 1090, 1130, 1170, 1210, 2100]);
 	});
 
 	it('counts a slower round trip from its later answer', () => {
-		const pacer = new SlidingWindowPacer();
+		const pacer = answerRulePacer();
 		const starts = sequentialStarts(pacer, [40, 40, 340, 40, 40, 40, 40, 40]);
 		// The 3rd (start 80) was answered at 420: the 8th waits for 420 + 1010.
 		expect(starts.slice(5)).toEqual([1050, 1090, 1430]);
 	});
 
 	it('waits for the fifth latest answer when several are in', () => {
-		const pacer = new SlidingWindowPacer();
+		const pacer = answerRulePacer();
 		const slots = Array.from({ length: 5 }, () => startAt(pacer, 0));
-		[300, 100, 500, 200, 400].forEach((end, i) => pacer.finish(slots[i], end));
+		[300, 100, 500, 200, 400].forEach((end, i) => pacer.finish(slots[i], end, true));
 		// All five answered: the earliest answer (100) frees the 6th at 1110.
 		expect(pacer.earliestStart(500)).toBe(1110);
 		startAt(pacer, 1110);
@@ -60,25 +69,25 @@ describe('SlidingWindowPacer', () => {
 	});
 
 	it('counts a request that failed without an answer from when it failed', () => {
-		const pacer = new SlidingWindowPacer();
+		const pacer = answerRulePacer();
 		sequentialStarts(pacer, [40, 40]);
 		const lost = startAt(pacer, 80);
-		pacer.finish(lost, 600);
-		for (const now of [600, 640, 1050, 1090]) pacer.finish(startAt(pacer, now), now + 40);
+		pacer.finish(lost, 600, false);
+		for (const now of [600, 640, 1050, 1090]) pacer.finish(startAt(pacer, now), now + 40, true);
 		// The lost one may have arrived just before it failed: the 8th waits for 600 + 1010
 		// (from its start, 80, it would be 1090).
 		expect(pacer.earliestStart(1130)).toBe(1610);
 	});
 
 	it('never counts an answer from before its start', () => {
-		const pacer = new SlidingWindowPacer();
+		const pacer = answerRulePacer();
 		pacer.limit = 1;
-		pacer.finish(startAt(pacer, 100), 50);
+		pacer.finish(startAt(pacer, 100), 50, true);
 		expect(pacer.earliestStart(100)).toBe(1110);
 	});
 
 	it('keeps starts at least the spacing apart', () => {
-		const pacer = new SlidingWindowPacer();
+		const pacer = answerRulePacer();
 		startAt(pacer, 0, 400);
 		expect(pacer.earliestStart(100, 400)).toBe(400);
 		startAt(pacer, 400, 400);
@@ -86,66 +95,176 @@ describe('SlidingWindowPacer', () => {
 	});
 
 	it('follows a limit changed after it was made (the service announces its own)', () => {
-		const pacer = new SlidingWindowPacer();
+		const pacer = answerRulePacer();
 		pacer.limit = 2;
-		for (const slot of [startAt(pacer, 0), startAt(pacer, 0)]) pacer.finish(slot, 100);
+		for (const slot of [startAt(pacer, 0), startAt(pacer, 0)]) pacer.finish(slot, 100, true);
 		expect(pacer.earliestStart(100)).toBe(1110);
 	});
 
 	it('does not wait when requests are already spread out', () => {
-		const pacer = new SlidingWindowPacer();
+		const pacer = answerRulePacer();
 		for (const now of [0, 300, 600, 900, 1200, 1500, 1800, 2100]) {
-			pacer.finish(startAt(pacer, now), now + 20);
+			pacer.finish(startAt(pacer, now), now + 20, true);
 		}
 	});
 
 	it('forgets an answer a window after it, not before', () => {
-		const pacer = new SlidingWindowPacer();
+		const pacer = answerRulePacer();
 		pacer.limit = 1;
-		pacer.finish(startAt(pacer, 0), 100);
+		pacer.finish(startAt(pacer, 0), 100, true);
 		expect(pacer.earliestStart(1109)).toBe(1110);
 		expect(pacer.earliestStart(1110)).toBe(1110);
 	});
+});
+
+/** One round trip: its length, and the share of it before Fillout counts the request. */
+interface Trip {
+	tripMs: number;
+	there: number;
+}
+
+/**
+ * Sends requests as soon as the pacer allows, against Fillout's 5 per 1,000 ms (a
+ * refused request is answered 429, which the pacer hears, and is sent again) until 80
+ * are accepted. Returns the refused requests.
+ */
+function sendAgainstWindow(pacer: SlidingWindowPacer, nextTrip: () => Trip) {
+	const accepted: number[] = [];
+	const counts: Array<{ at: number; allowed?: boolean }> = [];
+	const inFlight: Array<{
+		slot: PacerSlot;
+		count: { at: number; allowed?: boolean };
+		end: number;
+	}> = [];
+	const refusals: PacerSlot[] = [];
+	/** Fillout's verdicts in the order it counted: every request counted by `until` started by then. */
+	const judgeUntil = (until: number) => {
+		for (const count of counts.sort((a, b) => a.at - b.at)) {
+			if (count.at > until) break;
+			if (count.allowed !== undefined) continue;
+			count.allowed = accepted.filter((at) => at > count.at - 1000).length < 5;
+			if (count.allowed) accepted.push(count.at);
+		}
+	};
+	let now = 0;
+	while (accepted.length < 80) {
+		const at = pacer.earliestStart(now);
+		const due = inFlight.sort((a, b) => a.end - b.end)[0];
+		if (due && (at === undefined || at > due.end)) {
+			inFlight.shift();
+			now = due.end;
+			judgeUntil(due.count.at);
+			pacer.finish(due.slot, due.end, true);
+			if (!due.count.allowed) {
+				pacer.refusedForWindow(due.slot);
+				refusals.push(due.slot);
+			}
+			continue;
+		}
+		now = at!;
+		const slot = pacer.start(now);
+		const { tripMs, there } = nextTrip();
+		const count = { at: now + tripMs * there };
+		counts.push(count);
+		inFlight.push({ slot, count, end: now + tripMs });
+	}
+	return refusals;
+}
+
+const SEEDS = Array.from({ length: 40 }, (_, index) => index + 1);
+
+describe('SlidingWindowPacer with its lead (the quickest warm round trip)', () => {
+	it('counts an answered request from its answer less the quickest warm round trip', () => {
+		const pacer = new SlidingWindowPacer();
+		const starts = sequentialStarts(pacer, [40, 60, 40, 40, 40, 90, 40, 40]);
+		// The 1st is cold (no answer before it). From the 2nd on the lead is 60, then 40:
+		// the 6th waits for the 1st, taken as counted at its start (0), and a window.
+		expect(starts).toEqual([0, 40, 100, 140, 180, 1010, 1100, 1140]);
+	});
+
+	it('learns nothing from cold requests: five at once, none answered before they left', () => {
+		const pacer = new SlidingWindowPacer();
+		const slots = Array.from({ length: 5 }, () => startAt(pacer, 0));
+		for (const slot of slots) pacer.finish(slot, 300, true);
+		expect(pacer.earliestStart(300)).toBe(1310);
+	});
+
+	it('counts a network failure from when it failed', () => {
+		const pacer = new SlidingWindowPacer();
+		pacer.limit = 1;
+		// Cold, then warm with a lead of 40: counted at its start, 1060.
+		expect(sequentialStarts(pacer, [50, 40])).toEqual([0, 1060]);
+		const lost = startAt(pacer, 2070);
+		pacer.finish(lost, 2400, false);
+		expect(pacer.earliestStart(2400)).toBe(3410);
+	});
+
+	it('drops the lead for good at the first refusal, and says whether the lead started that request early', () => {
+		const pacer = new SlidingWindowPacer();
+		expect(sequentialStarts(pacer, Array(6).fill(40))[5]).toBe(1010);
+		// Answers at 80, 120, 160, 200 and 1050: from them, not before 80 + 1010.
+		const early = startAt(pacer, 1050);
+		pacer.finish(early, 1090, true);
+		expect(pacer.refusedForWindow(early)).toBe(true);
+		// From the answers now: the fifth latest (120) and a window.
+		expect(pacer.earliestStart(1090)).toBe(1130);
+		const onTime = startAt(pacer, 2200);
+		pacer.finish(onTime, 2240, true);
+		expect(pacer.refusedForWindow(onTime)).toBe(false);
+	});
 
 	/**
-	 * Wherever in its round trip Fillout counts a request, no 1,000 ms holds more than 5
-	 * counts. Randomized: seeded spells of round trips, each with its own length and its
-	 * own share of the way there (a busy n8n holds requests before they leave for a while,
-	 * then not), and any number in flight.
+	 * While no round trip is quicker than the quickest warm one before it, and each keeps
+	 * its share of the way there, the lead keeps every window within 5: no refusal.
 	 */
-	it.each(Array.from({ length: 40 }, (_, index) => index + 1))(
-		"seed %i: no window of Fillout's holds more than 5, wherever it counts",
-		(seed) => {
-			const random = prng(seed);
-			const pacer = new SlidingWindowPacer();
-			const counted: number[] = [];
-			const inFlight: Array<{ slot: PacerSlot; end: number }> = [];
-			let spell = { left: 0, tripMs: 0, there: 0 };
-			let now = 0;
-			while (counted.length < 80) {
-				const at = pacer.earliestStart(now);
-				const due = inFlight.sort((a, b) => a.end - b.end)[0];
-				if (due && (at === undefined || at > due.end)) {
-					inFlight.shift();
-					now = due.end;
-					pacer.finish(due.slot, due.end);
-					continue;
-				}
-				if (spell.left-- <= 0) {
-					const tripMs = random() < 0.2 ? random() * 1500 : random() * 150;
-					spell = { left: 2 + Math.floor(random() * 12), tripMs, there: random() };
-				}
-				now = at!;
-				const slot = pacer.start(now);
-				const tripMs = spell.tripMs * (0.9 + 0.2 * random());
-				counted.push(now + tripMs * Math.min(1, spell.there + 0.1 * random()));
-				inFlight.push({ slot, end: now + tripMs });
+	it.each(SEEDS)('seed %i: round trips that keep their shape draw no refusal', (seed) => {
+		const random = prng(seed);
+		const there = random();
+		const quickestMs = 5 + random() * 1000;
+		let sent = 0;
+		const refusals = sendAgainstWindow(new SlidingWindowPacer(), () => ({
+			// Five cold ones and the first warm one are the quickest.
+			tripMs:
+				sent++ < 6 ? quickestMs : quickestMs * (1 + (random() < 0.2 ? random() : 0.1 * random())),
+			there,
+		}));
+		expect(refusals).toEqual([]);
+	});
+
+	/**
+	 * When they do not (a busy n8n holds requests before they leave for a while, then not),
+	 * Fillout may refuse requests the lead started early, and no other: every refused
+	 * request started before the first refusal came back. Seeded spells of round trips,
+	 * each with its own length and share of the way there, any number in flight.
+	 */
+	it.each(SEEDS)('seed %i: refusals only before the first one came back', (seed) => {
+		const random = prng(seed);
+		let spell = { left: 0, tripMs: 0, there: 0 };
+		const refusals = sendAgainstWindow(new SlidingWindowPacer(), () => {
+			if (spell.left-- <= 0) {
+				const tripMs = random() < 0.2 ? random() * 1500 : random() * 150;
+				spell = { left: 2 + Math.floor(random() * 12), tripMs, there: random() };
 			}
-			counted.sort((a, b) => a - b);
-			for (let i = 5; i < counted.length; i++)
-				expect(counted[i] - counted[i - 5]).toBeGreaterThanOrEqual(1000);
-		},
-	);
+			const tripMs = spell.tripMs * (0.9 + 0.2 * random());
+			return { tripMs, there: Math.min(1, spell.there + 0.1 * random()) };
+		});
+		const firstRefusal = Math.min(...refusals.map((slot) => slot.end!));
+		for (const slot of refusals) expect(slot.start).toBeLessThan(firstRefusal);
+	});
+
+	it.each(SEEDS)('seed %i: with no lead, no refusal wherever Fillout counts', (seed) => {
+		const random = prng(seed);
+		let spell = { left: 0, tripMs: 0, there: 0 };
+		const refusals = sendAgainstWindow(answerRulePacer(), () => {
+			if (spell.left-- <= 0) {
+				const tripMs = random() < 0.2 ? random() * 1500 : random() * 150;
+				spell = { left: 2 + Math.floor(random() * 12), tripMs, there: random() };
+			}
+			const tripMs = spell.tripMs * (0.9 + 0.2 * random());
+			return { tripMs, there: Math.min(1, spell.there + 0.1 * random()) };
+		});
+		expect(refusals).toEqual([]);
+	});
 });
 
 describe('waitForTurn', () => {
@@ -159,23 +278,23 @@ describe('waitForTurn', () => {
 		await sleep(50);
 		expect(third).toBeUndefined();
 		const answeredAt = performance.now();
-		pacing.pacer.finish(first.slot, answeredAt);
+		pacing.pacer.finish(first.slot, answeredAt, true);
 		await waiting;
 		// One window after the first answer, not before.
 		expect(third!.start).toBeGreaterThanOrEqual(answeredAt + 30);
-		pacing.pacer.finish(second.slot, performance.now());
+		pacing.pacer.finish(second.slot, performance.now(), true);
 	});
 
 	it('wakes a request waiting for a time when an answer announces a higher limit', async () => {
 		const pacing = { pacer: new SlidingWindowPacer(5, 1000), rate: new SharedRate(2) };
 		const first = await waitForTurn(pacing);
 		const second = await waitForTurn(pacing);
-		pacing.pacer.finish(first.slot, performance.now());
+		pacing.pacer.finish(first.slot, performance.now(), true);
 		// Limit 2, one in flight, one answered: the third waits a window for the first.
 		const third = waitForTurn(pacing);
 		await sleep(50);
 		pacing.rate.observe({ limit: 5, remaining: 3, rateLimited: false }, performance.now());
-		pacing.pacer.finish(second.slot, performance.now());
+		pacing.pacer.finish(second.slot, performance.now(), true);
 		const { slot } = await third;
 		expect(slot.start - first.slot.start).toBeLessThan(500);
 	});
@@ -183,7 +302,7 @@ describe('waitForTurn', () => {
 	it('slows down at once when the shared rate is cut while a request waits', async () => {
 		const pacing = { pacer: new SlidingWindowPacer(5, 200), rate: new SharedRate(5, 1000) };
 		const firsts = await Promise.all(Array.from({ length: 5 }, () => waitForTurn(pacing)));
-		for (const { slot } of firsts) pacing.pacer.finish(slot, performance.now());
+		for (const { slot } of firsts) pacing.pacer.finish(slot, performance.now(), true);
 		const waiting = waitForTurn(pacing);
 		// Cut while the 6th waits for the window (200 ms): it starts at the new spacing.
 		pacing.rate.observe({ limit: 5, remaining: 0, rateLimited: true }, performance.now());

@@ -9,13 +9,14 @@ import { runSharedAccountModel, type ModelCase } from './support/sharedAccountMo
  * random latency, jitter both ways, reading time and start times against a fixed 1 s
  * window of 5 requests, the node's real pacer, shared rate and 429 retry, in simulated
  * time. Invariants: every request is answered in the end (none given up: the retries
- * outlast the contention); one process alone draws no 429, near the service within
- * 1.12 × its floor, far from it within 5 requests per second and a round trip, and busy
- * (holding its first requests before they leave) too. The bounds on the 429 share and
- * on the time against the shared floor are what this rule holds in the model, with a margin: the issue's targets (10 %, 1.3 ×) hold on
- * average for workers running several executions each, not for many processes running
- * one each (docs/rate-limits.md says why). Replay one case with
- * SHARED_SEED=<seed> npx jest sharedLimit.model.
+ * outlast the contention); one process alone draws no 429 while its round trips keep
+ * their shape, near the service within 1.03 × its floor and far from it within 1.15 ×;
+ * a busy one (holding its first requests before they leave, then not) draws a few 429s,
+ * all of requests started before the first 429 came back (then the lead is gone). The bounds on the 429 share and on the
+ * time against the shared floor are what this rule holds in the model, with a margin: the
+ * issue's targets (10 %, 1.3 ×) hold on average for workers running several executions
+ * each, not for many processes running one each (docs/rate-limits.md says why). Replay
+ * one case with SHARED_SEED=<seed> npx jest sharedLimit.model.
  */
 
 const LAYOUTS: Array<{
@@ -26,14 +27,17 @@ const LAYOUTS: Array<{
 	far?: boolean;
 	busy?: boolean;
 }> = [
-	{ name: '1', split: [1], most429: 0, mostOverFloor: 1.12 },
-	{ name: '1 with 5 executions', split: [5], most429: 0, mostOverFloor: 1.12 },
-	// Far from the service (up to 1 s), with connections to set up: 5 per second and a round trip.
-	{ name: '1 with 8 executions, far', split: [8], most429: 0, mostOverFloor: 2.15, far: true },
-	// Near the service in a busy process, which holds requests either way (CI's case).
-	{ name: '1, busy', split: [1], most429: 0, mostOverFloor: 1.1, busy: true },
-	{ name: '1 with 3 executions, busy', split: [3], most429: 0, mostOverFloor: 1.1, busy: true },
-	{ name: '2', split: [1, 1], most429: 0.07, mostOverFloor: 1.85 },
+	{ name: '1', split: [1], most429: 0, mostOverFloor: 1.03 },
+	{ name: '1 with 5 executions', split: [5], most429: 0, mostOverFloor: 1.03 },
+	// Far from the service (up to 1 s), with connections to set up.
+	{ name: '1 with 8 executions, far', split: [8], most429: 0, mostOverFloor: 1.15, far: true },
+	// Near the service in a busy process, which holds requests for a while (CI's case):
+	// one window of 429s at most, each a retry-after's wait.
+	{ name: '1, busy', split: [1], most429: 5, mostOverFloor: 1.3, busy: true },
+	{ name: '1 with 3 executions, busy', split: [3], most429: 5, mostOverFloor: 1.1, busy: true },
+	// Each process takes its lead's refusal as its own before it slows down for the other:
+	// 1.43 × on average over 60 seeds (1.40 × without a lead), 2.07 × at worst.
+	{ name: '2', split: [1, 1], most429: 0.07, mostOverFloor: 2.1 },
 	{ name: '4', split: [1, 1, 1, 1], most429: 0.14, mostOverFloor: 1.65 },
 	{ name: '8', split: Array(8).fill(1), most429: 0.2, mostOverFloor: 1.8 },
 	{ name: '12', split: Array(12).fill(1), most429: 0.26, mostOverFloor: 1.85 },
@@ -109,8 +113,14 @@ describe.each(LAYOUTS)('$name process(es) on one key (model)', (layout) => {
 		const exports = layout.split.reduce((sum, one) => sum + one, 0);
 		expect(result.dropped).toBe(0);
 		expect(result.answered).toEqual(Array.from({ length: exports }, () => spec.requestsEach));
-		const share429 = result.rateLimited / result.total;
-		expect(share429).toBeLessThanOrEqual(layout.most429);
+		if (layout.split.length === 1) {
+			// One process: a few 429s, all of requests started before the first came back.
+			expect(result.rateLimited).toBeLessThanOrEqual(layout.most429);
+			const firstRefusal = Math.min(...result.refusals.map(({ answeredAt }) => answeredAt));
+			for (const { startedAt } of result.refusals) expect(startedAt).toBeLessThan(firstRefusal);
+		} else {
+			expect(result.rateLimited / result.total).toBeLessThanOrEqual(layout.most429);
+		}
 		// The shared floor: every execution's requests at the limit (alone, its own).
 		const floorMs = ((exports * spec.requestsEach) / spec.limit) * 1000;
 		expect(result.wallMs / floorMs).toBeLessThanOrEqual(layout.mostOverFloor);

@@ -117,9 +117,18 @@ export async function concurrentExports(
 	);
 }
 
+/** Requests on a route the sandbox served (answered other than 429). */
+export function servedCount(stats: IDataObject, route: string): number {
+	const { requests, refused } = stats as {
+		requests: Record<string, number>;
+		refused: Record<string, number>;
+	};
+	return (requests[route] ?? 0) - (refused[route] ?? 0);
+}
+
 /**
  * Submission → Get Many, Return All, raw, over a form, with the sandbox's stats reset
- * first: the run, its wall time, the list requests it cost and the 429s sent.
+ * first: the run, its wall time, the list requests served and the 429s sent.
  */
 export async function listAllSubmissions(
 	sandbox: RunningSandbox,
@@ -141,7 +150,7 @@ export async function listAllSubmissions(
 	return {
 		result,
 		elapsed,
-		listRequests: (stats.requests as Record<string, number>)[LIST_ROUTE] ?? 0,
+		listRequests: servedCount(stats, LIST_ROUTE),
 		rateLimited: stats.rateLimited as number,
 	};
 }

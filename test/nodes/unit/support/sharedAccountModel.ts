@@ -6,7 +6,7 @@
  * a fixed window per key that opens at the first request to arrive, like the service
  * (and the sandbox). Time is simulated: a run of minutes takes milliseconds.
  */
-import { SlidingWindowPacer } from '../../../../nodes/Fillout/transport/pacing';
+import { observeAnswer, SlidingWindowPacer } from '../../../../nodes/Fillout/transport/pacing';
 import { retryDecision, type RetryCounts } from '../../../../nodes/Fillout/transport/retry';
 import { SharedRate } from '../../../../nodes/Fillout/transport/sharedRate';
 
@@ -42,6 +42,8 @@ export interface ModelResult {
 	/** Requests given up on (a 429 retried past its budget): that export fails. */
 	dropped: number;
 	rateLimited: number;
+	/** The refused requests: when they started and when their 429 came back. */
+	refusals: Array<{ startedAt: number; answeredAt: number }>;
 	total: number;
 	/** Simulated time from the first start to the last answer. */
 	wallMs: number;
@@ -84,6 +86,7 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 		answered: [],
 		dropped: 0,
 		rateLimited: 0,
+		refusals: [],
 		total: 0,
 		wallMs: 0,
 	};
@@ -141,10 +144,12 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 					const answeredAt = arrival + spec.serviceMs + random() * (spec.returnJitterMs ?? 0);
 					schedule(answeredAt, () => {
 						if (!firstAnswerOf.has(pacer)) firstAnswerOf.set(pacer, answeredAt);
-						pacer.finish(slot, answeredAt);
+						pacer.finish(slot, answeredAt, true);
 						const waiters = waitersOf.get(pacer)!.splice(0);
 						for (const wake of waiters) schedule(answeredAt, wake(answeredAt));
-						rate.observe(
+						observeAnswer(
+							{ pacer, rate },
+							slot,
 							{ limit: spec.limit, remaining: verdict.remaining, rateLimited: !verdict.allowed },
 							answeredAt,
 						);
@@ -158,6 +163,7 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 							return schedule(next, () => ready(next));
 						}
 						result.rateLimited++;
+						result.refusals.push({ startedAt: sentAt, answeredAt });
 						counts.elapsedMs = answeredAt - firstAttemptAt - pacedMs;
 						const decision = retryDecision(
 							{ statusCode: 429, retryAfter: String(verdict.resetMs / 1000) },
