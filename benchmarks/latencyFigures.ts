@@ -231,7 +231,7 @@ export function latencyHeader(
 	return [
 		`Latency: the sandbox at ${LATENCIES_MS.join(', ')} ms per API request, ${REQUESTS_PER_SECOND} requests/s per key; export and backfill ${sizes.exportCount}, import ${sizes.importCount}${quick ? ' (QUICK: memory not judged)' : ''}.`,
 		`Floor = the ideal request count (reads ceil(N/${READ_PAGE}), imports ceil(N/${CREATE_BATCH})) / ${REQUESTS_PER_SECOND} per s. Targets: wall/floor (reads ≤ 1.05 / 1.15 / 1.3 at 80 / 300 / 1000 ms, imports ≤ 1.05 / 1.15 at 80 / 300 ms), data requests (reads ≤ ideal + ${READ_SPARE_REQUESTS}, imports = ideal), no 429, export memory growth no higher than before the parallel reader (SEQUENTIAL_EXPORT_GROWTH_MIB). The HTTP Request node is the reference, not judged.`,
-		`Safe bound = the least time a pacer allows that assumes nothing about where in the round trip Fillout counts a request: groups of ${REQUESTS_PER_SECOND}, each a second (and 10 ms) after the answers of the one before; not a target of the issue.`,
+		`Safe bound = the least time a pacer allows that assumes nothing about where in the round trip Fillout counts a request: groups of ${REQUESTS_PER_SECOND}, each a second (and 10 ms) after the answers of the one before. The pacer keeps to it once Fillout has refused one of its requests; not a target of the issue.`,
 		"Wall: export and import, the execution startedAt → stoppedAt; backfill, the poll's first request (when n8n's scheduler started it after the publish: in the notes) → stoppedAt of the execution that completes the N submissions. Memory: RSS growth of the n8n process group (fresh process per export).",
 	].join('\n');
 }
