@@ -34,6 +34,9 @@ export class SlidingWindowPacer {
 	/** Cleared by Fillout's first refusal for the window: from then on, no lead. */
 	private leadAllowed = true;
 	private answerWaiters: Array<() => void> = [];
+	/** Requests behind the one waiting for its start, in the order they asked. */
+	private line: Array<() => void> = [];
+	private lineTaken = false;
 
 	constructor(
 		public limit = FILLOUT_REQUESTS_PER_WINDOW,
@@ -107,6 +110,22 @@ export class SlidingWindowPacer {
 		return slot.early;
 	}
 
+	/** Resolves when the caller is first in line: requests start in the order they asked. */
+	async enterLine(): Promise<void> {
+		if (!this.lineTaken) {
+			this.lineTaken = true;
+			return;
+		}
+		await new Promise<void>((resolve) => this.line.push(resolve));
+	}
+
+	/** The caller started (or gave up): the next in line goes on. */
+	leaveLine(): void {
+		const next = this.line.shift();
+		if (next) next();
+		else this.lineTaken = false;
+	}
+
 	/** Resolves at the next `finish`: a start can only come earlier then. */
 	async nextFinish(): Promise<void> {
 		return await new Promise((resolve) => this.answerWaiters.push(resolve));
@@ -149,17 +168,23 @@ export function pacingFor(credentialKey: string): Pacing {
 
 /**
  * Waits until a request may start within the announced limit and this process's
- * shared-key rate, and records its start. Decided when due, not when queued, so every
+ * shared-key rate, and records its start. Requests start in the order they asked (a
+ * reader's pages in the order it planned). Decided when due, not when queued, so every
  * answer and every change of the shared rate counts.
  */
 export async function waitForTurn({ pacer, rate }: Pacing) {
 	const from = performance.now();
-	for (;;) {
-		pacer.limit = rate.limit;
-		const now = performance.now();
-		const at = pacer.earliestStart(now, rate.spacingMs);
-		if (at !== undefined && at <= now) return { slot: pacer.start(now), waitMs: now - from };
-		const answered = pacer.nextFinish();
-		await (at === undefined ? answered : Promise.race([answered, sleep(at - now)]));
+	await pacer.enterLine();
+	try {
+		for (;;) {
+			pacer.limit = rate.limit;
+			const now = performance.now();
+			const at = pacer.earliestStart(now, rate.spacingMs);
+			if (at !== undefined && at <= now) return { slot: pacer.start(now), waitMs: now - from };
+			const answered = pacer.nextFinish();
+			await (at === undefined ? answered : Promise.race([answered, sleep(at - now)]));
+		}
+	} finally {
+		pacer.leaveLine();
 	}
 }

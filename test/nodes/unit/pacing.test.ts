@@ -268,6 +268,20 @@ describe('SlidingWindowPacer with its lead (the quickest warm round trip)', () =
 });
 
 describe('waitForTurn', () => {
+	it('starts requests in the order they asked, whenever each began to wait', async () => {
+		const pacing = { pacer: new SlidingWindowPacer(1, 20), rate: new SharedRate(1, 20) };
+		const order: number[] = [];
+		const asked = Array.from({ length: 12 }, async (_, index) => {
+			// Each begins to wait at its own moment, so each waits for its own time.
+			await sleep(index * 3);
+			const { slot } = await waitForTurn(pacing);
+			order.push(index);
+			pacing.pacer.finish(slot, performance.now(), true);
+		});
+		await Promise.all(asked);
+		expect(order).toEqual(Array.from({ length: 12 }, (_, index) => index));
+	});
+
 	it('wakes a request waiting on the requests in flight when one is answered', async () => {
 		// The pacer takes its limit from the rate (the limit the service announces): 2.
 		const pacing = { pacer: new SlidingWindowPacer(5, 30), rate: new SharedRate(2) };
