@@ -5,7 +5,7 @@ import { isWindowRefusal, SharedRate, type LimitSignal } from './sharedRate';
 /**
  * Client-side pacing for Fillout's limit of 5 requests per second per account
  * (docs/fillout-api.md, "Rate limit"). An answered request counts from its answer less the
- * quickest round trip seen, until Fillout refuses one for its window; from then on, from
+ * quickest warm round trip seen, until Fillout refuses one for its window; from then on, from
  * its answer, which holds wherever in the round trip Fillout counts. While in flight, a
  * request holds its place. Why: docs/rate-limits.md, "The pacer".
  */

@@ -3,8 +3,8 @@
  * share: additive increase, multiplicative decrease. A 429 cuts it by 30 % (60 % at the
  * ceiling; once per window); every answer served raises it by 0.3 % of the announced limit
  * (`ratelimit-limit`, the ceiling) per request its window had free (`ratelimit-remaining`).
- * One process alone never draws a 429 (the pacer keeps it within the limit), so it stays
- * at the ceiling. Why this converges, and what it cannot do: docs/rate-limits.md.
+ * One process alone draws no 429 but its pacer's lead's, which cut nothing, so it stays at
+ * the ceiling. Why this converges, and what it cannot do: docs/rate-limits.md.
  */
 
 export interface LimitSignal {
