@@ -79,7 +79,7 @@ export class SlidingWindowPacer {
 
 	/** Records a request handed to n8n now. Call only when `earliestStart` allows `now`. */
 	start(now: number): PacerSlot {
-		const early = this.leadMs > 0 && now < (this.earliestStart(now, 0, 0) ?? Infinity);
+		const early = now < (this.earliestStart(now, 0, 0) ?? Infinity);
 		const slot: PacerSlot = { start: now, warm: now >= this.firstAnswerAt, early };
 		this.slots.push(slot);
 		this.lastStart = now;

@@ -182,6 +182,39 @@ describe('SlidingWindowPacer with its lead (the quickest warm round trip)', () =
 		expect(starts).toEqual([0, 40, 100, 140, 180, 1010, 1100, 1140]);
 	});
 
+	it('takes a request started as the first answer came as warm', () => {
+		const pacer = new SlidingWindowPacer();
+		pacer.limit = 1;
+		pacer.finish(startAt(pacer, 0), 1000, true);
+		// Started at 1010, the first answer's time and a window: warm, its 10 ms are the lead.
+		pacer.finish(startAt(pacer, 2010), 2020, true);
+		expect(pacer.earliestStart(2020)).toBe(3020);
+	});
+
+	it('never counts a request from before its start, though it came back quicker than the lead', () => {
+		const pacer = new SlidingWindowPacer();
+		const [first, second] = [startAt(pacer, 0), startAt(pacer, 0)];
+		pacer.finish(first, 10, true);
+		const warm = startAt(pacer, 10);
+		pacer.finish(second, 20, true);
+		pacer.finish(warm, 60, true);
+		// Lead 50: the two cold ones are counted at their start (0), not at -40 and -30.
+		startAt(pacer, 60);
+		startAt(pacer, 60);
+		expect(pacer.earliestStart(60)).toBe(1010);
+	});
+
+	it('learns no lead from a network failure', () => {
+		const pacer = new SlidingWindowPacer();
+		pacer.limit = 1;
+		pacer.finish(startAt(pacer, 0), 40, true);
+		pacer.finish(startAt(pacer, 1050), 1090, true);
+		// Lead 40. A failure 5 ms after its start counts from the failure, and leaves the lead.
+		pacer.finish(startAt(pacer, 2060), 2065, false);
+		pacer.finish(startAt(pacer, 3075), 3115, true);
+		expect(pacer.earliestStart(3115)).toBe(4085);
+	});
+
 	it('learns nothing from cold requests: five at once, none answered before they left', () => {
 		const pacer = new SlidingWindowPacer();
 		const slots = Array.from({ length: 5 }, () => startAt(pacer, 0));

@@ -92,6 +92,17 @@ describe('SharedRate (additive increase, multiplicative decrease)', () => {
 		expect(rate.rate).toBe(5);
 	});
 
+	it("cuts nothing for the pacer's own refusal, nor for the other 429s of its window", () => {
+		const rate = new SharedRate();
+		rate.observe(refused, 0, true);
+		rate.observe(refused, 300);
+		rate.observe(refused, 999);
+		expect(rate.rate).toBe(5);
+		// A window later, a 429 is another process's doing.
+		rate.observe(refused, 1000);
+		expect(rate.rate).toBeCloseTo(5 * FIRST_DECREASE_FACTOR, 10);
+	});
+
 	it('leaves the rate alone on a 429 that says the window still has room (another limit)', () => {
 		const rate = new SharedRate();
 		rate.observe({ limit: 5, remaining: 3, rateLimited: true }, 0);
