@@ -7,7 +7,7 @@ import type { FilloutContext, FilloutCredentialType } from './apiRoot';
 import { credentialTypeOf, resolveApiRoot } from './apiRoot';
 import type { FailureContext, ServiceFailure } from './errorMessages';
 import type { PacerSlot, Pacing } from './pacing';
-import { observeAnswer, pacingFor, waitForTurn } from './pacing';
+import { finishedWith, observeAnswer, pacingFor, waitForTurn } from './pacing';
 import type { RequestSafety, RetryCounts } from './retry';
 import {
 	deletedByEarlierAttempt,
@@ -101,18 +101,11 @@ async function attempt<T>(
 	if (request.qs && Object.keys(request.qs).length) options.qs = request.qs;
 	if (request.body !== undefined) options.body = request.body;
 	try {
-		const response = (await ctx.helpers.httpRequestWithAuthentication
-			.call(ctx, credentialType, options)
-			.then(
-				(answer: unknown) => {
-					pacing.pacer.finish(slot, performance.now(), true);
-					return answer;
-				},
-				(error: unknown) => {
-					pacing.pacer.finish(slot, performance.now(), false);
-					throw error;
-				},
-			)) as FullResponse;
+		const response = (await finishedWith(
+			pacing.pacer,
+			slot,
+			ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, options),
+		)) as FullResponse;
 		const header = (name: string) => headerValue(response.headers ?? {}, name);
 		observeAnswer(pacing, slot, readLimitSignal(header, response.statusCode), performance.now());
 		if (response.statusCode >= 200 && response.statusCode < 300) {

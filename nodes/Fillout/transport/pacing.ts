@@ -141,6 +141,22 @@ export interface Pacing {
 	rate: SharedRate;
 }
 
+/** The request's outcome, once its answer (or network failure) is recorded with its slot. */
+export async function finishedWith<T>(
+	pacer: SlidingWindowPacer,
+	slot: PacerSlot,
+	request: Promise<T>,
+): Promise<T> {
+	let answered = false;
+	try {
+		const answer = await request;
+		answered = true;
+		return answer;
+	} finally {
+		pacer.finish(slot, performance.now(), answered);
+	}
+}
+
 /**
  * Takes in one answer's rate-limit headers. The first refusal after the pacer took a lead
  * costs the lead, not the shared rate: it says nothing of other processes.

@@ -1,6 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import {
+	finishedWith,
 	SlidingWindowPacer,
 	waitForTurn,
 	type PacerSlot,
@@ -297,6 +298,28 @@ describe('SlidingWindowPacer with its lead (the quickest warm round trip)', () =
 			return { tripMs, there: Math.min(1, spell.there + 0.1 * random()) };
 		});
 		expect(refusals).toEqual([]);
+	});
+});
+
+describe('finishedWith', () => {
+	it('records an answer as answered, and a network failure as not, when it comes', async () => {
+		const pacer = new SlidingWindowPacer();
+		const answered = pacer.start(performance.now());
+		const failed = pacer.start(performance.now());
+		const before = performance.now();
+		await expect(
+			finishedWith(
+				pacer,
+				answered,
+				sleep(20).then(() => 'body'),
+			),
+		).resolves.toBe('body');
+		const failure = new Error('ECONNRESET');
+		await expect(finishedWith(pacer, failed, Promise.reject(failure))).rejects.toBe(failure);
+		expect(answered).toMatchObject({ answered: true });
+		expect(answered.end).toBeGreaterThanOrEqual(before + 19);
+		expect(failed).toMatchObject({ answered: false });
+		expect(failed.end).toBeGreaterThanOrEqual(answered.end!);
 	});
 });
 
