@@ -14,6 +14,8 @@ import { join } from 'node:path';
 
 import { fileChunks, fileOriginFor } from '../sandbox/files';
 import {
+	DEFAULT_N8N_VERSION,
+	LEGACY_N8N_VERSION,
 	REPO_ROOT,
 	createApiKeyCredential,
 	groupAlive,
@@ -62,14 +64,29 @@ interface FilesVariant {
 
 /** The risky in-memory variants last, so that the others are measured whatever they do. */
 export const FILES_VARIANTS: FilesVariant[] = [
-	{ slug: '2.41-fs', version: '2.41.1', mode: 'filesystem', label: 'n8n 2.41.1, filesystem' },
-	{ slug: '1.123-fs', version: '1.123.81', mode: 'filesystem', label: 'n8n 1.123.81, filesystem' },
-	{ slug: '1.123-default', version: '1.123.81', mode: 'default', label: 'n8n 1.123.81, default' },
+	{
+		slug: '2.41-fs',
+		version: DEFAULT_N8N_VERSION,
+		mode: 'filesystem',
+		label: `n8n ${DEFAULT_N8N_VERSION}, filesystem`,
+	},
+	{
+		slug: '1.123-fs',
+		version: LEGACY_N8N_VERSION,
+		mode: 'filesystem',
+		label: `n8n ${LEGACY_N8N_VERSION}, filesystem`,
+	},
+	{
+		slug: '1.123-default',
+		version: LEGACY_N8N_VERSION,
+		mode: 'default',
+		label: `n8n ${LEGACY_N8N_VERSION}, default`,
+	},
 	{
 		slug: '1.123-default-small',
-		version: '1.123.81',
+		version: LEGACY_N8N_VERSION,
 		mode: 'default',
-		label: 'n8n 1.123.81, default',
+		label: `n8n ${LEGACY_N8N_VERSION}, default`,
 		shrink: 5,
 	},
 ];

@@ -7,6 +7,7 @@
 #   N8N_E2E_CACHE   cache root (default ~/.cache/n8n-nodes-fillout-forms)
 set -euo pipefail
 
+# The default is DEFAULT_N8N_VERSION of paths.ts (2.41.3 lacks packages here: test/e2e/README.md).
 N8N_VERSION=${N8N_VERSION:-2.41.1}
 NODE24_VERSION=24.21.0
 # linkedom >0.18.12 needs cssomnom, which the registry here does not have.
