@@ -1,6 +1,10 @@
 import { privateAddressOf } from '../../../nodes/Fillout/shared/networkAddress';
 
-const kindOf = (url: string) => privateAddressOf(url)?.kind ?? 'public';
+/** `public` only when nothing is found (not any other value without a kind). */
+const kindOf = (url: string) => {
+	const found = privateAddressOf(url);
+	return found === undefined ? 'public' : found.kind;
+};
 
 describe('privateAddressOf', () => {
 	it.each([
@@ -172,6 +176,9 @@ describe('privateAddressOf', () => {
 		['::ffff:0:0/96 (SIIT)', '::ffff:0:10.1.2.3', 'private', LOCAL],
 		['::ffff:0:0/96 (SIIT)', '::ffff:0:ffff:ffff', 'private', RESERVED],
 		['::ffff:0:0/96 (SIIT)', '::ffff:1:0:0', 'public', undefined],
+		['::ffff:0:0/96 (SIIT)', '0:0:0:1:ffff:0:808:808', 'public', undefined],
+		['64:ff9b:1::/48 (local-use NAT64)', '64:ff9a:1::', 'public', undefined],
+		['64:ff9b:1::/48 (local-use NAT64)', '65:ff9b:1::', 'public', undefined],
 	] as const)('IPv6 %s: [%s] is %s', (_, address, kind, what) => {
 		const found = privateAddressOf(`http://[${address}]/a`);
 		expect(found ?? 'public').toEqual(kind === 'public' ? 'public' : { kind, what });
@@ -180,6 +187,8 @@ describe('privateAddressOf', () => {
 	it.each([
 		['/96 (and the well-known /96)', '64:ff9b:1::a9fe:a9fe'],
 		['/48', '64:ff9b:1:a9fe:a9:fe00::'],
+		// 100.100.100.200 at /48, where no other length reads a metadata address.
+		['/48', '64:ff9b:1:6464:64:c800::'],
 		['/56', '64:ff9b:1:a9:fe:a9fe::'],
 		['/64', '64:ff9b:1:0:a9:fea9:fe00:0'],
 		['/96 (SIIT)', '::ffff:0:169.254.169.254'],
