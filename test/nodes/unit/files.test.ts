@@ -192,6 +192,16 @@ describe('files of a submission as hostile input', () => {
 		]);
 	});
 
+	it('entries with a blank address give nothing; addresses are trimmed', () => {
+		const value = ['  ', { url: ' \t' }, { url: 7 }, null, { url: ' https://f.example/a.pdf ' }];
+		const files = filesOfSubmission(
+			submission([{ id: 'q1', name: 'CV', type: 'FileUpload', value }]),
+		);
+		expect(files.map((f) => [f.binaryProperty, f.url])).toEqual([
+			['CV_1', 'https://f.example/a.pdf'],
+		]);
+	});
+
 	it('an answer nested 100,000 lists deep does not overflow the stack: its address is found, in order with its siblings', () => {
 		let deep: unknown = { url: 'https://f.example/deep.pdf', filename: 'deep.pdf' };
 		for (let depth = 0; depth < 100_000; depth++) deep = [deep];
