@@ -29,13 +29,13 @@ afterEach(async () => {
 it('a listing past the start-by time: each poll emits exactly the oldest submission, with all its files fetched', async () => {
 	const files = fileOrigin(sandbox());
 	const formId = await newFileForm(sandbox());
-	// Budget 3 s: downloads start until 1.8 s and are stopped at 2.4 s. Every list request
-	// takes 1.95 s: past the start-by time, with 450 ms left for the first submission's files.
+	// Budget 5 s: downloads start until 3 s and are stopped at 4 s. Every list request takes
+	// 3.1 s: past the start-by time, with 900 ms left for the first submission's two files.
 	const trigger = pollingTrigger(
 		sandbox(),
 		formId,
 		{ downloadFiles: true, fileOptions: SANDBOX_FILE_OPTIONS },
-		{ pollBudgetMs: 3_000 },
+		{ pollBudgetMs: 5_000 },
 	);
 	await trigger.activate();
 	const made: string[] = [];
@@ -49,7 +49,7 @@ it('a listing past the start-by time: each poll emits exactly the oldest submiss
 		made.push(id);
 		urls.set(id, [cv, signature]);
 	}
-	await control(sandbox(), 'POST', '/faults', { latencyMs: 1_950 });
+	await control(sandbox(), 'POST', '/faults', { latencyMs: 3_100 });
 
 	const perPoll: string[][] = [];
 	for (let poll = 0; poll < 3; poll++) {
@@ -71,4 +71,4 @@ it('a listing past the start-by time: each poll emits exactly the oldest submiss
 	expect(perPoll.map((ids) => ids.length)).toEqual([1, 1, 1]);
 	expect(perPoll.flat().sort()).toEqual([...made].sort());
 	expect((await trigger.poll()).items).toBeNull();
-}, 30_000);
+}, 60_000);
