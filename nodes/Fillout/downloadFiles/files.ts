@@ -1,5 +1,6 @@
 import type { Submission } from '../shared/interfaces';
 import { uniqueKeys } from '../shared/simplify';
+import { readableSubmission } from '../shared/submissionItem';
 
 /**
  * The files a submission carries, and the names they get as binary properties. Pure:
@@ -40,17 +41,34 @@ interface FileAddress {
 	fileName?: string;
 }
 
-/** Addresses in a FileUpload-like value: an address, `{url, filename}`, or a list of those. */
+/** The address in one entry of a FileUpload-like value: an address, or `{url, filename}`. */
+function addressOf(value: unknown): FileAddress | undefined {
+	if (typeof value === 'string') return value.trim() === '' ? undefined : { url: value.trim() };
+	if (!isObject(value) || typeof value.url !== 'string' || value.url.trim() === '')
+		return undefined;
+	const name = [value.filename, value.fileName, value.name].find(
+		(candidate): candidate is string => typeof candidate === 'string' && candidate !== '',
+	);
+	return { url: value.url.trim(), fileName: name };
+}
+
+/**
+ * Addresses in a FileUpload-like value (an entry, or lists of them), in order. Walked
+ * without recursion: an answer is hostile input, and one nested 100,000 lists deep
+ * would overflow the stack.
+ */
 function addressesIn(value: unknown): FileAddress[] {
-	if (typeof value === 'string') return value.trim() === '' ? [] : [{ url: value.trim() }];
-	if (Array.isArray(value)) return value.flatMap(addressesIn);
-	if (isObject(value) && typeof value.url === 'string' && value.url.trim() !== '') {
-		const name = [value.filename, value.fileName, value.name].find(
-			(candidate): candidate is string => typeof candidate === 'string' && candidate !== '',
-		);
-		return [{ url: value.url.trim(), fileName: name }];
+	const found: FileAddress[] = [];
+	const pending: unknown[] = [value];
+	while (pending.length > 0) {
+		const next = pending.pop();
+		if (Array.isArray(next)) for (let i = next.length - 1; i >= 0; i--) pending.push(next[i]);
+		else {
+			const address = addressOf(next);
+			if (address) found.push(address);
+		}
 	}
-	return [];
+	return found;
 }
 
 /** Only http(s) addresses are fetched. */
@@ -88,7 +106,8 @@ interface FoundFile {
 
 /** Questions and documents in order, each with its label (unique per submission). */
 function foundFiles(submission: Submission): FoundFile[] {
-	const questions = submission.questions ?? [];
+	// The copy Simplify reads: question entries that are not objects with an id are left out.
+	const questions = readableSubmission(submission).questions ?? [];
 	const documents = Array.isArray(submission.documents) ? submission.documents : [];
 	const labels = uniqueKeys(questions.map((q) => String(q.name ?? q.id)));
 	const found: FoundFile[] = [];

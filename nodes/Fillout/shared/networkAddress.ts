@@ -26,6 +26,11 @@ const METADATA_NAMES = new Set([
 	'instance-data.ec2.internal',
 ]);
 
+const METADATA: PrivateAddress = {
+	kind: 'metadata',
+	what: 'a link-local or cloud metadata address',
+};
+
 /** [first address, prefix length, what it is]; link-local is where clouds serve metadata. */
 const IPV4_RANGES: Array<[string, number, string]> = [
 	['0.0.0.0', 8, 'an address of this machine'],
@@ -55,8 +60,7 @@ function inIpv4Range(address: number, first: string, bits: number): boolean {
 function classifyIpv4(text: string): PrivateAddress | undefined {
 	const address = ipv4Number(text);
 	if (address === undefined) return undefined;
-	if (METADATA_IPV4.has(text) || inIpv4Range(address, '169.254.0.0', 16))
-		return { kind: 'metadata', what: 'a link-local or cloud metadata address' };
+	if (METADATA_IPV4.has(text) || inIpv4Range(address, '169.254.0.0', 16)) return METADATA;
 	const range = IPV4_RANGES.find(([first, bits]) => inIpv4Range(address, first, bits));
 	return range && { kind: 'private', what: range[2] };
 }
@@ -78,20 +82,46 @@ function ipv4Of(high: number, low: number): string {
 	return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 }
 
+/**
+ * The IPv4 addresses a local-use NAT64 address (64:ff9b:1::/48) may carry, one per prefix
+ * length a network may use inside it (RFC 6052: /48, /56, /64, /96; bits 64-71 skipped).
+ */
+function nat64Candidates(g: number[]): string[] {
+	const bytes = g.flatMap((group) => [group >> 8, group & 0xff]).filter((_, i) => i !== 8);
+	return [6, 7, 8, 11].map((from) => bytes.slice(from, from + 4).join('.'));
+}
+
+/** An address that carries an IPv4 address: what it is, or `public`; undefined for other addresses. */
+function classifyEmbedding(g: number[]): PrivateAddress | 'public' | undefined {
+	const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+	const embedded = () => classifyIpv4(ipv4Of(g[6], g[7]));
+	// Mapped (::ffff:a.b.c.d), compatible (::a.b.c.d), well-known NAT64 (64:ff9b::/96).
+	if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0)) return embedded() ?? 'public';
+	if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return embedded() ?? 'public';
+	if (g[0] === 0x2002) return classifyIpv4(ipv4Of(g[1], g[2])) ?? 'public'; // 6to4
+	// SIIT (::ffff:0:a.b.c.d) and local-use NAT64 only reach what a translator in the local network reaches.
+	if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0)
+		return embedded() ?? { kind: 'private', what: 'an IPv4-translated (SIIT) address' };
+	if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) {
+		const kinds = nat64Candidates(g).map((v4) => classifyIpv4(v4)?.kind);
+		if (kinds.includes('metadata')) return METADATA;
+		return { kind: 'private', what: 'a local-use NAT64 address' };
+	}
+	return undefined;
+}
+
 function classifyIpv6(text: string): PrivateAddress | undefined {
 	const g = ipv6Groups(text);
 	if (!g) return undefined;
 	const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
 	if (zeros(0, 8)) return { kind: 'private', what: 'an address of this machine' };
 	if (zeros(0, 7) && g[7] === 1) return { kind: 'private', what: 'a loopback address' };
-	// IPv4 inside IPv6: mapped (::ffff:a.b.c.d), compatible (::a.b.c.d), NAT64 (64:ff9b::).
-	if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0)) return classifyIpv4(ipv4Of(g[6], g[7]));
-	if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return classifyIpv4(ipv4Of(g[6], g[7]));
-	if (g[0] === 0x2002) return classifyIpv4(ipv4Of(g[1], g[2])); // 6to4
-	if ((g[0] & 0xffc0) === 0xfe80)
-		return { kind: 'metadata', what: 'a link-local or cloud metadata address' };
+	const embedding = classifyEmbedding(g);
+	if (embedding) return embedding === 'public' ? undefined : embedding;
+	if ((g[0] & 0xffc0) === 0xfe80) return METADATA;
 	if (g[0] === 0xfd00 && g[1] === 0xec2)
 		return { kind: 'metadata', what: 'a cloud metadata address' };
+	if ((g[0] & 0xffc0) === 0xfec0) return { kind: 'private', what: 'a site-local address' };
 	if ((g[0] & 0xfe00) === 0xfc00) return { kind: 'private', what: 'a private network address' };
 	if ((g[0] & 0xff00) === 0xff00) return { kind: 'private', what: 'a multicast address' };
 	return undefined;
@@ -103,7 +133,7 @@ function classifyName(name: string): PrivateAddress | undefined {
 	if (name === 'localhost' || name.endsWith('.localhost') || name === 'localhost.localdomain')
 		return { kind: 'private', what: 'a loopback address' };
 	if (!name.includes('.')) return { kind: 'private', what: 'a local network name' };
-	if (/\.(local|internal|localdomain|lan|home\.arpa)$/.test(name))
+	if (/\.(local|internal|localdomain|lan|home\.arpa|svc)$/.test(name))
 		return { kind: 'private', what: 'a local network name' };
 	return undefined;
 }

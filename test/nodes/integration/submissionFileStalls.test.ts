@@ -75,6 +75,21 @@ describe('the Timeout', () => {
 	}, 20_000);
 });
 
+describe('the Timeout counts from the last byte, not from the start of the file', () => {
+	it('a slow but steady host: 20 KB trickled over 2.5 s, a chunk every 125 ms, passes a Timeout of 1 s', async () => {
+		const url = `${host.origin}/drip/cv.pdf?size=20000&overMs=2500`;
+		const [formId, id] = await submissionWith({ Résumé: [{ url, filename: 'cv.pdf' }] });
+		const started = Date.now();
+		const result = await runFillout(sandbox(), getParameters(formId, id, { timeoutSeconds: 1 }));
+		expect(result.error).toBeUndefined();
+		// The file took more than twice the Timeout, in gaps shorter than it.
+		expect(Date.now() - started).toBeGreaterThan(2_000);
+		const stored = result.items[0].binary?.Resume_1;
+		expect(Buffer.from(stored?.data ?? '', 'base64')).toEqual(Buffer.alloc(20_000, 2));
+		expect(host.requests.map((r) => r.bytesSent)).toEqual([20_000]);
+	}, 20_000);
+});
+
 describe('the connection to the file host is closed', () => {
 	it('when n8n cancels the execution mid-file (the default Timeout of 120 s not reached)', async () => {
 		const url = `${host.origin}/stall/cv.pdf?bytes=65536&length=1000000`;

@@ -161,3 +161,58 @@ describe('file facts', () => {
 		expect(describeFile(document, 's1')).toBe('"i.pdf" (document "Invoice", submission s1)');
 	});
 });
+
+describe('files of a submission as hostile input', () => {
+	const upload = (url: string) => ({ id: 'q1', name: 'CV', type: 'FileUpload', value: [{ url }] });
+
+	it('question entries that are not objects with an id are left out, as Simplify leaves them out; the files beside them stay', () => {
+		const junk = [null, 7, 'text', [], { name: 'No id', type: 'FileUpload', value: 'https://f/x' }];
+		const files = filesOfSubmission(
+			submission([
+				...junk,
+				upload('https://f.example/cv.pdf'),
+			] as unknown as Submission['questions']),
+		);
+		expect(files.map((f) => [f.binaryProperty, f.url])).toEqual([
+			['CV_1', 'https://f.example/cv.pdf'],
+		]);
+	});
+
+	it('questions that are not a list, and documents that are not objects, carry no files', () => {
+		expect(filesOfSubmission(submission({ q: 1 } as unknown as Submission['questions']))).toEqual(
+			[],
+		);
+		const documents = [
+			null,
+			'https://f.example/d.pdf',
+			{ id: 'd1', url: 'https://f.example/e.pdf' },
+		];
+		expect(filesOfSubmission(submission([], { documents })).map((f) => f.url)).toEqual([
+			'https://f.example/e.pdf',
+		]);
+	});
+
+	it('entries with a blank address give nothing; addresses are trimmed', () => {
+		const value = ['  ', { url: ' \t' }, { url: 7 }, null, { url: ' https://f.example/a.pdf ' }];
+		const files = filesOfSubmission(
+			submission([{ id: 'q1', name: 'CV', type: 'FileUpload', value }]),
+		);
+		expect(files.map((f) => [f.binaryProperty, f.url])).toEqual([
+			['CV_1', 'https://f.example/a.pdf'],
+		]);
+	});
+
+	it('an answer nested 100,000 lists deep does not overflow the stack: its address is found, in order with its siblings', () => {
+		let deep: unknown = { url: 'https://f.example/deep.pdf', filename: 'deep.pdf' };
+		for (let depth = 0; depth < 100_000; depth++) deep = [deep];
+		const value = ['https://f.example/first.pdf', deep, [['https://f.example/last.pdf']]];
+		const files = filesOfSubmission(
+			submission([{ id: 'q1', name: 'CV', type: 'FileUpload', value }]),
+		);
+		expect(files.map((f) => [f.binaryProperty, f.fileName])).toEqual([
+			['CV_1', 'first.pdf'],
+			['CV_2', 'deep.pdf'],
+			['CV_3', 'last.pdf'],
+		]);
+	});
+});
