@@ -2,7 +2,8 @@
  * Download Files on submissions no well-behaved Fillout sends, in n8n-core's real engine
  * over real HTTP: a `null` in the question list beside a file question, and a file answer
  * nested 100,000 lists deep (a 200 KB body). Files are taken from the copy Simplify
- * reads, and the answer is walked without recursion: each file is still downloaded.
+ * reads, and the answer is walked without recursion: each file is still downloaded. Simplify
+ * reads that copy too, so the null entry is left out of the item.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -37,8 +38,7 @@ const getParameters = (formId: string, submissionId: string, simplify: boolean) 
 	fileOptions: SANDBOX_FILE_OPTIONS,
 });
 
-// Simplify off: the action's Simplify reads the raw question list (its own defect, not Download Files').
-describe.each([false])('Submission → Get with Download Files, Simplify %s', (simplify) => {
+describe.each([false, true])('Submission → Get with Download Files, Simplify %s', (simplify) => {
 	it('a null entry in the question list beside a file question: the file is downloaded', async () => {
 		const url = `${fileOrigin(sandbox())}/files/n1/cv.pdf`;
 		const { formId, fileQuestion } = await formWithFileQuestion(sandbox());
@@ -56,6 +56,7 @@ describe.each([false])('Submission → Get with Download Files, Simplify %s', (s
 		expect(item.json.files).toEqual([
 			{ binaryProperty: 'Resume_1', fileName: 'cv.pdf', kind: 'upload', source: 'Résumé', url },
 		]);
+		if (simplify) expect(item.json['Résumé']).toEqual([{ url, filename: 'cv.pdf' }]);
 	});
 
 	it('an answer nested 100,000 lists deep: no stack overflow, the file at its bottom is downloaded', async () => {
@@ -84,4 +85,33 @@ describe.each([false])('Submission → Get with Download Files, Simplify %s', (s
 			await proxy.close();
 		}
 	});
+});
+
+describe('Submission → Get Many, Simplify on, a null entry in the question list', () => {
+	it.each([false, true])(
+		'Download Files %s: the item holds the other answers, no error',
+		async (files) => {
+			const url = `${fileOrigin(sandbox())}/files/n2/cv.pdf`;
+			const { formId, fileQuestion } = await formWithFileQuestion(sandbox());
+			const submissionId = await respondWithQuestions(sandbox(), formId, [
+				null,
+				{ ...fileQuestion, value: [{ url, filename: 'cv.pdf' }] },
+			]);
+
+			const result = await runFillout(sandbox(), {
+				resource: 'submission',
+				operation: 'getMany',
+				form: formById(formId),
+				returnAll: true,
+				simplify: true,
+				downloadFiles: files,
+				...(files ? { fileOptions: SANDBOX_FILE_OPTIONS } : {}),
+			});
+
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json.submissionId)).toEqual([submissionId]);
+			expect(result.items[0].json['Résumé']).toEqual([{ url, filename: 'cv.pdf' }]);
+			expect(Object.keys(result.items[0].binary ?? {})).toEqual(files ? ['Resume_1'] : []);
+		},
+	);
 });

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { Submission } from '../../shared/interfaces';
 import { questionKeyMap, RESERVED_KEYS, simplifySubmission } from '../../shared/simplify';
+import { readableSubmission } from '../../shared/submissionItem';
 import { filloutRequest } from '../../transport';
 import {
 	formLocator,
@@ -55,14 +56,16 @@ export async function executeItem(
 		itemIndex,
 	});
 	const { submission } = answer;
+	// Simplify reads the copy the triggers read: list entries that are not questions are left out.
+	const readable = readableSubmission(submission);
 	const files = fileSettingsOf((name, fallback) =>
 		this.getNodeParameter(name, itemIndex, fallback),
 	);
-	if (!files) return simplify ? simplifySubmission(submission) : submission;
+	if (!files) return simplify ? simplifySubmission(readable) : submission;
 	const json = simplify
 		? simplifySubmission(
-				submission,
-				questionKeyMap(submission.questions ?? [], [...RESERVED_KEYS, FILES_KEY]),
+				readable,
+				questionKeyMap(readable.questions ?? [], [...RESERVED_KEYS, FILES_KEY]),
 			)
 		: submission;
 	return new BuiltItems(

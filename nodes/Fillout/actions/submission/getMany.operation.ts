@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { formatInZone, isEmptyDate, parseDateInput } from '../../shared/dates';
 import { RESERVED_KEYS, simplifySubmissions } from '../../shared/simplify';
+import { readableSubmission } from '../../shared/submissionItem';
 import {
 	formLocator,
 	includeEditLinkOption,
@@ -159,9 +160,11 @@ export async function executeItem(
 	const files = fileSettingsOf((name, fallback) =>
 		this.getNodeParameter(name, itemIndex, fallback),
 	);
-	if (!files) return simplify ? simplifySubmissions(submissions) : submissions;
+	// Simplify reads the copy the triggers read: list entries that are not questions are left out.
+	const readable = simplify ? submissions.map(readableSubmission) : submissions;
+	if (!files) return simplify ? simplifySubmissions(readable) : submissions;
 	const jsons = simplify
-		? simplifySubmissions(submissions, [...RESERVED_KEYS, FILES_KEY])
+		? simplifySubmissions(readable, [...RESERVED_KEYS, FILES_KEY])
 		: submissions;
 	return new BuiltItems(
 		await itemsWithFiles(this, submissions, jsons, files, { itemIndex, onFailure: 'fail' }),
