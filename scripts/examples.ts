@@ -35,6 +35,8 @@ export const EXAMPLES = {
 	polling: 'polled-submissions.json',
 	/** Manual Trigger → Fillout (Get Many, Download Files) → Split Out → Read/Write Files. */
 	files: 'submission-files-to-folder.json',
+	/** Fillout Trigger (Download Files) → Split Out (Include Binary) → Filter → Google Drive. */
+	drive: 'submission-files-to-google-drive.json',
 } as const;
 
 export type ExampleKey = keyof typeof EXAMPLES;

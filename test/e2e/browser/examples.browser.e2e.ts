@@ -1,10 +1,16 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test-only: removes the folder n8n wrote the files to (node:fs) */
 /**
  * The example workflows in examples/*.json. Imported in the editor (headless Chromium,
  * Import → From file) they must find their credential by name and keep the package's
  * node types; made ready for a form (scripts/examples.ts, as the playground does) they
  * must run: the bulk import creates the rows' submissions, the export reads them all
- * into a CSV file, and the trigger turns a respondent into an execution.
+ * into a CSV file, the trigger turns a respondent into an execution, and the Google
+ * Drive one hands each downloaded file to its upload step (Google Drive cannot be
+ * reached here: a Read/Write Files node with the Drive node's own field name and file
+ * name stands in for it, so what the file is checked on is what Drive would get).
  */
+import { rmSync } from 'node:fs';
+
 import {
 	EXAMPLE_CREDENTIALS,
 	EXAMPLES,
@@ -17,8 +23,10 @@ import {
 	type ExampleKey,
 	type ExampleTarget,
 } from '../../../scripts/examples';
+import { fileOriginFor } from '../../../sandbox/files';
 import { createApiKeyCredential } from '../support/credentials';
-import type { Execution } from '../support/n8nClient';
+import { directHash, FILE_QUESTIONS, writableFolder, writtenHashes } from '../support/files';
+import type { Execution, WorkflowDefinition } from '../support/n8nClient';
 import { NODE_TYPES } from '../support/paths';
 import { loadAnswerColumns, type CredentialRef } from '../support/workflows';
 import { waitFor } from '../support/processes';
@@ -32,7 +40,9 @@ let target: ExampleTarget;
 let namedCredential: CredentialRef;
 
 beforeAll(async () => {
-	e2e = await connectE2e();
+	// Compiling this file can block the event loop past n8n's keep-alive (5 s): the global
+	// setup's idle socket is then closed under the first request ("other side closed").
+	e2e = await connectE2e().catch(async () => await connectE2e());
 	// The name the files refer to, then a newer one of the same type: the editor must
 	// pick by name, not the most recent credential.
 	namedCredential = await createApiKeyCredential(
@@ -185,5 +195,83 @@ describe('example workflows run against the sandbox', () => {
 		await waitFor(async () => (await webhookCount()) === 0, {
 			description: 'the trigger’s webhook to be removed',
 		});
+	});
+
+	/** The example with its Google Drive node replaced by a Read/Write Files node writing into `dir`. */
+	function driveStandIn(workflow: WorkflowDefinition, dir: string): WorkflowDefinition {
+		const drive = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.googleDrive');
+		if (!drive) throw new Error('the Google Drive example has no Google Drive node');
+		const { name, inputDataFieldName } = drive.parameters as Record<string, string>;
+		expect(name.startsWith('=')).toBe(true);
+		Object.assign(drive, {
+			type: 'n8n-nodes-base.readWriteFile',
+			typeVersion: 1,
+			credentials: undefined,
+			parameters: {
+				operation: 'write',
+				fileName: `=${dir}/${name.slice(1)}`,
+				dataPropertyName: inputDataFieldName,
+				options: {},
+			},
+		});
+		return workflow;
+	}
+
+	it('files to Google Drive: published, each downloaded file of a delivery reaches the upload, a failed one is left out', async () => {
+		const formId = (
+			await e2e.sandbox.createForm({ name: unique('Drive files'), questions: FILE_QUESTIONS })
+		).id;
+		const dir = writableFolder('drive-example');
+		const workflow = driveStandIn(prepareExample(readExample('drive'), { ...target, formId }), dir);
+		const created = await e2e.n8n.createWorkflow(workflow);
+		try {
+			await e2e.n8n.activateWorkflow(created.id);
+			await waitFor(async () => (await e2e.sandbox.webhooksOf(formId)).length === 1, {
+				description: 'the trigger’s webhook at the sandbox',
+			});
+			const files = fileOriginFor(e2e.state.sandbox.origin);
+			const good = {
+				'cv.pdf': `${files}/files/d1a/cv.pdf?size=300000`,
+				'letter.docx': `${files}/files/d1b/letter.docx?chunked=1`,
+				'signature.png': `${files}/files/d1c/signature.png`,
+			};
+			const { submission, deliveries } = await e2e.sandbox.respond(formId, {
+				answers: {
+					qName: 'Ana',
+					qCv: [
+						{ url: good['cv.pdf'], filename: 'cv.pdf' },
+						{ url: `${files}/files/missing/lost.pdf`, filename: 'lost.pdf' },
+						{ url: good['letter.docx'], filename: 'letter.docx' },
+					],
+					qSig: good['signature.png'],
+				},
+				fillUnanswered: false,
+				submission: { documents: [] },
+			});
+			expect(deliveries.map((delivery) => delivery.statusCode)).toEqual([200]);
+			const [summary] = await e2e.n8n.waitForExecutions(created.id, 1, 60_000);
+			const execution = succeeded((await e2e.n8n.waitForExecution(summary.id)) as Execution);
+
+			// Four files listed, one of them failed: the filter leaves three for the upload.
+			const split = execution.items('One Item per File') as Array<{ files: { error?: string } }>;
+			expect(split.map((item) => typeof item.files.error)).toEqual([
+				'undefined',
+				'string',
+				'undefined',
+				'undefined',
+			]);
+			expect(execution.items('Upload to Google Drive')).toHaveLength(3);
+			const expected: Record<string, string> = {};
+			for (const [fileName, url] of Object.entries(good))
+				expected[`${submission.submissionId}-${fileName}`] = await directHash(url);
+			expect(writtenHashes(dir)).toEqual(expected);
+		} finally {
+			await e2e.n8n.deactivateWorkflow(created.id);
+			await waitFor(async () => {
+				await e2e.n8n.deleteWorkflow(created.id);
+				return true;
+			});
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 });
