@@ -4,7 +4,7 @@
  * for byte; a file that cannot be fetched is noted on its item and never stops the cursor;
  * Fetch Test Event brings the files too. No file request carries the credential.
  */
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 
 import {
 	SANDBOX_FILE_OPTIONS,
@@ -211,7 +211,7 @@ describe("Download Files on the polling trigger within n8n's poll budget", () =>
 			'in_progress',
 		);
 		const a = await respond({ Résumé: [{ url: url('a', 'cv.pdf'), filename: 'cv.pdf' }] });
-		await new Promise((resolve) => setTimeout(resolve, 20));
+		await sleep(20);
 		const b = await respond({ Résumé: [{ url: url('b', 'cv.pdf'), filename: 'cv.pdf' }] });
 		// X is submitted between the in-progress read and the listing, dated between A and B.
 		const xFinishedAt = new Date(Date.parse(a.submissionTime as string) + 10).toISOString();

@@ -94,7 +94,9 @@ export function takePoll(
 	};
 }
 
-const idOf = (submission: Submission | null | undefined): unknown => submission?.submissionId;
+/** Listed entries are hostile input: one may be null or carry no id (never emitted then). */
+const idOf = (submission: Submission | null | undefined): string =>
+	typeof submission?.submissionId === 'string' ? submission.submissionId : '';
 
 function takeAll(
 	start: Start,
