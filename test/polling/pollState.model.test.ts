@@ -28,13 +28,18 @@ import { caseCount } from '../support/caseCount';
  *   with Fillout's `date` header (whole seconds) or without one;
  * - hundreds of stale in-progress submissions, new ones starting, finishing, updating;
  * - `afterDate` strict or inclusive; restarts (the state through JSON); polls cut short by
- *   n8n's budget (a random prefix of the listing); a start from now or a backfill.
+ *   n8n's budget (a random prefix of the listing, a start from now's too), and by Download
+ *   Files (only the first few emitted); a start from now or a backfill;
+ * - the in-progress list read a little before the finished one, so a submission finished
+ *   in between is in both lists.
  *
  * Invariants. Finished: none emitted twice; each poll in (submissionTime, submissionId)
  * order; a complete listing emits every listed submission inside the window and dated up
  * to the present; the window never passes a submission that will be listed within the
- * late window after its date (but where the `seen` cap closes it in), so every such
- * submission is emitted (after a final drain), none from before a start from now.
+ * late window after its date (but where the `seen` cap closes it in, or a start from now
+ * was cut short: then all dated before it count as handled), so every such submission is
+ * emitted (after a final drain), none from before a start from now. A poll cut by Download
+ * Files emits exactly the first of what the whole poll would (its items match by position).
  * In progress: none emitted twice (Emit Once) or twice for one `lastUpdatedAt`; each one
  * started after the trigger watches them is emitted while it is among the newest 150;
  * none from before a start from now (Emit Once); at most 150 remembered.
@@ -81,6 +86,8 @@ interface Case {
 	dateHeader: boolean;
 	start: 'quiet' | 'backfill';
 	inProgress: InProgressMode;
+	/** Per poll: how long before the listing the in-progress list is read. */
+	leads: number[];
 }
 
 function caseOf(seed: number): Case {
@@ -152,7 +159,11 @@ function caseOf(seed: number): Case {
 	if (!dateHeader && skewMs > 0) skewMs = 0;
 	rows.sort(byTime);
 	partials.sort((a, b) => -byTime(a, b));
+	// Half the forms have submissions before the trigger starts, late ones among them.
+	polls.splice(0, random() < 0.5 ? int(polls.length / 2) : 0);
+	const leads = polls.map(() => (random() < 0.3 ? int(120_000) : 0));
 	return {
+		leads,
 		seed,
 		overlapMs,
 		inclusive: random() < 0.5,
@@ -259,15 +270,16 @@ function run(c: Case): void {
 	);
 	const inProgressBefore = new Set(
 		c.start === 'quiet'
-			? c.partials.filter((p) => inProgressAt(p, firstPoll)).map((p) => p.id)
+			? c.partials.filter((p) => inProgressAt(p, firstPoll - c.leads[0])).map((p) => p.id)
 			: [],
 	);
 	const late = (r: Row) =>
 		r.visibleMs - r.ms <= c.overlapMs || (c.start === 'backfill' && r.visibleMs <= firstPoll);
 	const expected = (r: Row) => !before.has(r.id) && late(r) && !excused.has(r.id);
 	let horizonMs = 0;
+	let inProgressReadMs = -Infinity;
 
-	const poll = (at: number, cut: boolean) => {
+	const poll = (at: number, cut: boolean, leadMs = 0) => {
 		if (random() < c.restartChance) {
 			const state = readPollState(JSON.parse(JSON.stringify(start.state)), FORM);
 			if (!state) fail(c, 'the stored state does not read back');
@@ -275,9 +287,29 @@ function run(c: Case): void {
 		}
 		const present = presentAt(c, at);
 		const all = listed(c, start.state, at);
-		const read = start.kind !== 'quiet' && cut ? maybeCut(all, random) : all;
-		const inProgress = c.inProgress === 'ignore' ? undefined : listedInProgress(c, at);
-		const taken = takePoll(start, read, inProgress, settings, present);
+		const read = cut ? maybeCut(all, random) : all;
+		const complete = read === all;
+		// A start from now cut short: what it did not list before its present counts as handled.
+		if (start.kind === 'quiet' && !complete) {
+			for (const r of c.rows) if (r.ms <= start.state.newestMs) excused.add(r.id);
+		}
+		inProgressReadMs = Math.max(inProgressReadMs, at - leadMs);
+		const inProgress =
+			c.inProgress === 'ignore' ? undefined : listedInProgress(c, inProgressReadMs);
+		const whole = takePoll(start, read, inProgress, settings, present, { complete });
+		let taken = whole;
+		if (cut && whole.emitted.length > 1 && random() < 0.3) {
+			const emitAtMost = 1 + Math.floor(random() * (whole.emitted.length - 1));
+			taken = takePoll(start, read, inProgress, settings, present, { complete, emitAtMost });
+			if (
+				taken.emitted.length !== emitAtMost ||
+				taken.statuses.length !== emitAtMost ||
+				taken.emitted.some((s, i) => s !== whole.emitted[i]) ||
+				taken.statuses.some((status, i) => status !== whole.statuses[i])
+			)
+				fail(c, `poll at ${at} cut by files to ${emitAtMost} emitted other than the first`);
+		}
+		const filesCut = new Set(whole.emitted.slice(taken.emitted.length).map((s) => s.submissionId));
 		const next = taken.next;
 		const narrowed = narrowWindow(next.seen, next.windowStartMs, c.maxSeen);
 		if (narrowed.startMs > next.windowStartMs) {
@@ -291,12 +323,15 @@ function run(c: Case): void {
 			fail(c, `poll at ${at} emitted out of order`);
 		for (const s of finished) {
 			if (emitted.has(s.submissionId)) fail(c, `${s.submissionId} emitted twice`);
+			if (before.has(s.submissionId)) fail(c, `${s.submissionId} from before the start emitted`);
 			emitted.set(s.submissionId, at);
 		}
-		// A complete listing emits everything listed inside the window, up to the present.
-		if (read === all && start.kind !== 'quiet') {
+		// A complete listing emits everything listed inside the window, up to the present
+		// (but what Download Files left for the next poll).
+		if (complete && start.kind !== 'quiet') {
 			for (const r of c.rows) {
-				if (isListed(r, at) && r.ms >= windowBefore && r.ms <= present && !emitted.has(r.id))
+				const left = emitted.has(r.id) || filesCut.has(r.id) || before.has(r.id);
+				if (isListed(r, at) && r.ms >= windowBefore && r.ms <= present && !left)
 					fail(c, `${r.id} was listed in the window at ${at} and not emitted`);
 			}
 		}
@@ -325,7 +360,11 @@ function run(c: Case): void {
 			const watching = start.kind !== 'quiet';
 			for (const s of inProgress) {
 				const ms = Date.parse(s.submissionTime);
-				const due = watching && ms >= horizonMs && !inProgressBefore.has(s.submissionId);
+				const due =
+					watching &&
+					ms >= horizonMs &&
+					!inProgressBefore.has(s.submissionId) &&
+					!filesCut.has(s.submissionId);
 				if (due && !emittedInProgress.has(s.submissionId))
 					fail(c, `in-progress ${s.submissionId} watched at ${at} and never emitted`);
 			}
@@ -340,7 +379,7 @@ function run(c: Case): void {
 		return taken.emitted.length;
 	};
 
-	for (const at of c.polls) poll(at, true);
+	c.polls.forEach((at, i) => poll(at, true, c.leads[i]));
 	// Uncut polls after every date and listing drain what is left.
 	const endMs =
 		Math.max(...c.polls, ...c.rows.flatMap((r) => [r.ms, r.visibleMs])) + Math.abs(c.skewMs) + 2000;
@@ -356,6 +395,42 @@ describe('polling cursor, model-based', () => {
 	const seeds = only ? [Number(only)] : Array.from({ length: CASES }, (_, i) => i + 1);
 	it(`holds its invariants over ${seeds.length} seeded histories`, () => {
 		for (const seed of seeds) run(caseOf(seed));
+	});
+});
+
+describe('takePoll', () => {
+	const at = (id: string, ms: number) => asSubmission(id, ms);
+	const settings = { overlapMs: 600_000, inProgress: 'once' as const };
+	const T = Date.UTC(2025, 0, 1);
+
+	it('a start from now cut short counts all dated up to its present as handled, and nothing after', () => {
+		const quiet: Start = {
+			kind: 'quiet',
+			state: startState(FORM, null, { fromMs: T, windowStartMs: T - 600_000 }),
+		};
+		const cut = takePoll(quiet, [at('old', T - 5000)], undefined, settings, T, {
+			complete: false,
+		});
+		expect(cut.emitted).toEqual([]);
+		const listed = [at('before', T - 1), at('atStart', T), at('after', T + 1)];
+		const next = takePoll({ kind: 'resume', state: cut.next }, listed, undefined, settings, T + 10);
+		expect(next.emitted.map((s) => s.submissionId)).toEqual(['after']);
+	});
+
+	it('Ignore forgets the in-progress ones: turned on again, it only remembers those there then', () => {
+		const resume = (state: PollState): Start => ({ kind: 'resume', state });
+		const watching = { ...startState(FORM, null, { fromMs: T, windowStartMs: T }), inProgress: {} };
+		const ignored = takePoll(
+			resume(watching),
+			[],
+			undefined,
+			{ ...settings, inProgress: 'ignore' },
+			T,
+		);
+		expect(ignored.next).not.toHaveProperty('inProgress');
+		const again = takePoll(resume(ignored.next), [], [at('p', T + 1)], settings, T + 2);
+		expect(again.emitted).toEqual([]);
+		expect(again.next.inProgress).toEqual({ p: new Date(T + 1).toISOString() });
 	});
 });
 

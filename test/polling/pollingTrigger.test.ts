@@ -215,6 +215,24 @@ describe('Start From', () => {
 		expect(idsOf((await trigger.poll()).items)).toEqual([made]);
 	});
 
+	it("Now, with no cursor and more in the late window than n8n's poll budget can read: a scheduled poll stops in time, and the trigger starts", async () => {
+		const formId = (await newForm(sandbox())).id as string;
+		await formWithMore(formId, 400);
+		// The form alone takes 1.5 s, past 0.6 × 1 s: no listing fits, and all three pages
+		// would end past 2 s, where n8n abandons a scheduled poll.
+		await control(sandbox(), 'POST', '/faults', { latencyMs: 1500 });
+		const trigger = pollingTrigger(sandbox(), formId, {}, { pollBudgetMs: 1000 });
+		expect((await trigger.activate()).items).toBeNull();
+		// The publish poll is not stored, and no copy is in memory (it ran past its budget).
+		trigger.dropStoredStaticData();
+		const scheduled = await trigger.poll('update');
+		expect(scheduled).toEqual({ items: null });
+		await control(sandbox(), 'DELETE', '/faults');
+		const made = await submit(sandbox(), formId);
+		expect(idsOf((await trigger.poll('update')).items)).toEqual([made]);
+		expect((await trigger.poll('update')).items).toBeNull();
+	});
+
 	it('A Date: only submissions from that moment on', async () => {
 		const formId = await formWith();
 		await submit(sandbox(), formId, { submissionTime: '2024-01-01T00:00:00.000Z' });
@@ -250,6 +268,27 @@ describe('in-progress submissions', () => {
 		const finished = await trigger.poll();
 		expect(idsOf(finished.items)).toEqual([before]);
 		expect(finished.items?.[0].json.status).toBe('finished');
+	});
+
+	it('A Date: one in progress dated exactly at Start Date is emitted, one a millisecond before is not', async () => {
+		const formId = await formWith();
+		const at = Date.parse('2024-02-01T00:00:00.000Z');
+		const inProgressAt = (ms: number) =>
+			submit(sandbox(), formId, {
+				status: 'in_progress',
+				submissionTime: new Date(ms).toISOString(),
+			});
+		await inProgressAt(at - 1);
+		const exact = await inProgressAt(at);
+		const later = await inProgressAt(at + 1);
+		const trigger = pollingTrigger(sandbox(), formId, {
+			startFrom: 'date',
+			startDate: '2024-02-01T00:00:00',
+			inProgress: 'once',
+		});
+		const items = (await trigger.activate()).items;
+		expect(idsOf(items)).toEqual([exact, later]);
+		expect(items?.map((item) => item.json.status)).toEqual(['in_progress', 'in_progress']);
 	});
 
 	it('Emit on Every Update: again whenever lastUpdatedAt changes', async () => {

@@ -4,7 +4,7 @@
  * for byte; a file that cannot be fetched is noted on its item and never stops the cursor;
  * Fetch Test Event brings the files too. No file request carries the credential.
  */
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 
 import {
 	SANDBOX_FILE_OPTIONS,
@@ -17,6 +17,7 @@ import {
 } from '../nodes/integration/support/files';
 import { startFileHost } from '../nodes/integration/support/fileHost';
 import { control, useSandbox } from '../nodes/integration/support';
+import * as reading from '../../nodes/Fillout/reading/readSubmissions';
 import { countingRequests, idsOf, pollingTrigger } from './support';
 
 const sandbox = useSandbox();
@@ -180,6 +181,69 @@ describe("Download Files on the polling trigger within n8n's poll budget", () =>
 		} finally {
 			await host.close();
 		}
+	});
+
+	it('one id in both lists (in progress at the first read, finished by the listing): a cut by files emits each finished one once, none dropped', async () => {
+		const files = fileOrigin(sandbox());
+		const formId = await newFileForm(sandbox());
+		// Downloads start until 0.6 × 4 s and are stopped at 0.8 × 4 s. Four run at a time: A's,
+		// the finished X's two and B's start at once and outlast 2.4 s, so the in-progress X's
+		// do not start: the items end before it.
+		const trigger = pollingTrigger(
+			sandbox(),
+			formId,
+			{ downloadFiles: true, fileOptions: SANDBOX_FILE_OPTIONS, inProgress: 'once' },
+			{ pollBudgetMs: 4_000 },
+		);
+		await trigger.activate();
+		const url = (token: string, name: string) => `${files}/files/${token}/${name}?delayMs=3500`;
+		const respond = async (answers: IDataObject, status?: 'in_progress') =>
+			(
+				await control(sandbox(), 'POST', `/forms/${formId}/respond`, {
+					answers,
+					fillUnanswered: false,
+					status,
+					submission: { documents: [] },
+				})
+			).submission as IDataObject;
+		const x = await respond(
+			answersWithFiles(url('x', 'cv.pdf'), url('x', 'sig.png')),
+			'in_progress',
+		);
+		const a = await respond({ Résumé: [{ url: url('a', 'cv.pdf'), filename: 'cv.pdf' }] });
+		await sleep(20);
+		const b = await respond({ Résumé: [{ url: url('b', 'cv.pdf'), filename: 'cv.pdf' }] });
+		// X is submitted between the in-progress read and the listing, dated between A and B.
+		const xFinishedAt = new Date(Date.parse(a.submissionTime as string) + 10).toISOString();
+		const read = jest.spyOn(reading, 'readSubmissions');
+		read.mockImplementation(async (...args) => {
+			const listed = await reading.readSubmissionsUntil(
+				args[0],
+				args[1],
+				args[2],
+				args[3] ?? {},
+				{},
+			);
+			if (args[3]?.status === 'in_progress') {
+				read.mockRestore();
+				await control(sandbox(), 'PATCH', `/forms/${formId}/submissions/${x.submissionId}`, {
+					status: 'finished',
+					submissionTime: xFinishedAt,
+				});
+			}
+			return listed.submissions;
+		});
+
+		const first = await trigger.poll();
+		expect(first.error).toBeUndefined();
+		const second = await trigger.poll();
+		const emitted = [...(first.items ?? []), ...(second.items ?? [])];
+		expect(emitted.map((item) => [item.json.submissionId, item.json.status])).toEqual([
+			[a.submissionId, 'finished'],
+			[x.submissionId, 'finished'],
+			[b.submissionId, 'finished'],
+		]);
+		expect(idsOf(first.items)).toEqual([a.submissionId, x.submissionId, b.submissionId]);
 	});
 
 	it('a listing slower than 60 % of the budget still emits the first submission of each poll, its files fetched or noted', async () => {

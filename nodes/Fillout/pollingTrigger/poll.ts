@@ -59,31 +59,32 @@ export async function pollSubmissions(
 	const clock = new ServiceClock();
 	const staticData = this.getWorkflowStaticData('node');
 	const start = await startOf(this, formId, settings, nowMs, clock, staticData[POLL_STATE_KEY]);
-	// A quiet start must see all it remembers without emitting, so it is never cut short.
-	const stopAtMs = start.kind === 'quiet' ? undefined : stopTimeOf(this, nowMs);
 	const inProgress =
 		settings.inProgress === 'ignore' ? undefined : await readInProgress(this, formId);
 	const query = { sort: 'asc' as const, afterDate: windowQueryStart(start.state) };
-	// Out of budget, the listing may stop once what it read holds something to emit.
+	// Out of budget, the listing may stop once what it read holds something to emit; a
+	// start from now may stop at any point (what it did not list then counts as handled).
 	const mayStop = (read: Submission[]) =>
+		start.kind === 'quiet' ||
 		takeFinished(start.state, read, settings.overlapMs, clock.presentMs(nowMs)).fresh.length > 0;
-	const limits = { stopAtMs, mayStop, onHeaders: clock.observe };
+	const limits = { stopAtMs: stopTimeOf(this, nowMs), mayStop, onHeaders: clock.observe };
 	const [read, formName] = await Promise.all([
 		readSubmissionsUntil(this, formId, query, {}, limits),
 		start.formName,
 	]);
 	if (formName !== undefined) start.state.formName = formName;
 	const presentMs = clock.presentMs(nowMs);
-	let taken = takePoll(start, read.submissions, inProgress, settings, presentMs);
+	const cut = { complete: read.complete };
+	let taken = takePoll(start, read.submissions, inProgress, settings, presentMs, cut);
 	// Files first: the cursor moves only once the items are complete.
-	let items = await itemsOf(this, taken, settings, deadlineOf(this, taken, nowMs));
+	const items = await itemsOf(this, taken, settings, deadlineOf(this, taken, nowMs));
 	if (items.length < taken.emitted.length) {
 		// Out of budget for files: what was not fetched stays unseen, for the next poll.
-		const left = new Set(taken.emitted.slice(items.length).map((s) => s.submissionId));
-		const kept = (list: Submission[]) => list.filter((s) => !left.has(s.submissionId));
-		const keptInProgress = inProgress === undefined ? undefined : kept(inProgress);
-		taken = takePoll(start, kept(read.submissions), keptInProgress, settings, presentMs);
-		items = items.slice(0, taken.emitted.length);
+		const emitAtMost = items.length;
+		taken = takePoll(start, read.submissions, inProgress, settings, presentMs, {
+			...cut,
+			emitAtMost,
+		});
 	}
 	warnOfFutureDates(this, taken.heldBack ?? [], presentMs);
 	staticData[POLL_STATE_KEY] = taken.next as unknown as IDataObject;
