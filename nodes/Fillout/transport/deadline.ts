@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 /**
  * When a request stops waiting: the moment after which none of its attempts may start
  * (performance.now()'s clock), and its execution's cancel signal. Why each request has
- * one deadline: docs/rate-limits.md, "Retries and 429s".
+ * one deadline: docs/rate-limits.md, "Retries".
  */
 export interface Stop {
 	lastStartAt: number;

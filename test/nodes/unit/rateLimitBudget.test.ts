@@ -6,7 +6,7 @@ import { filloutRequest } from '../../../nodes/Fillout/transport';
  * The transport's retries and deadline under mocked time (jest's fake timers, which also
  * drive performance.now()): no attempt of a request starts later than 2 minutes after the
  * node asked for it, its waits in the credential's line included, so a storm ends with a
- * clear error however many requests wait (docs/rate-limits.md, "Retries and 429s"); a
+ * clear error however many requests wait (docs/rate-limits.md, "Retries"); a
  * cancelled execution's requests leave the line unsent. Last, the pacing is per
  * credential: two credentials on one host do not wait for each other. The service is a
  * stub that answers 429 (with Fillout's headers) a given number of times.

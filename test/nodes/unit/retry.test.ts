@@ -12,7 +12,7 @@ import {
 } from '../../../nodes/Fillout/transport/retry';
 
 /**
- * Expected values are the documented figures (docs/rate-limits.md, "Retries and 429s"),
+ * Expected values are the documented figures (docs/rate-limits.md, "Retries"),
  * written out: a changed constant fails here.
  */
 const none = { rateLimited: 0, transient: 0, elapsedMs: 0 };
