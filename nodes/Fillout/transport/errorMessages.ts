@@ -14,6 +14,8 @@ export interface ServiceFailure {
 	networkCode?: string;
 	networkMessage?: string;
 	retryAfter?: string;
+	/** Never sent: the execution was cancelled, or the request's time to start ran out. */
+	notSent?: 'cancelled' | 'outOfTime';
 }
 
 /** What the request was about, so that a 404 can say which form or submission. */
@@ -38,7 +40,15 @@ export interface ErrorText {
 }
 
 export interface FailureDescription extends ErrorText {
-	kind: 'credentials' | 'notFound' | 'rateLimit' | 'badRequest' | 'server' | 'network' | 'other';
+	kind:
+		| 'credentials'
+		| 'notFound'
+		| 'rateLimit'
+		| 'badRequest'
+		| 'server'
+		| 'network'
+		| 'cancelled'
+		| 'other';
 }
 
 const CREDENTIAL_MESSAGE =
@@ -109,6 +119,7 @@ export function describeFailure(
 	failure: ServiceFailure,
 	context: FailureContext = {},
 ): FailureDescription {
+	if (failure.notSent) return notSent(failure.notSent, context);
 	const said = serviceMessage(failure.body);
 	const { statusCode } = failure;
 	if (statusCode === undefined) return connectionFailure(failure, context);
@@ -129,7 +140,7 @@ export function describeFailure(
 			kind: 'rateLimit',
 			httpCode,
 			message: 'Fillout’s rate limit (5 requests per second) was still exceeded after retrying',
-			description: `Gave up after ${context.attempts ?? 1} attempts (429s are retried for up to a minute). Other workflows or n8n processes may be using the same account: spread them out or run fewer at once.`,
+			description: `Gave up after ${attemptsText(context.attempts)}: ${TIME_RULE} A wait of a minute or more, when Fillout asks for it, is not retried. ${SHARED_ACCOUNT}`,
 		};
 	}
 	if (statusCode >= 500) {
@@ -146,6 +157,31 @@ export function describeFailure(
 		kind: 'other',
 		httpCode,
 		message: `Unexpected answer from Fillout (HTTP ${statusCode})`,
+	};
+}
+
+const TIME_RULE =
+	'a request is sent only while that can happen within 2 minutes of when the node asked for it, its waits behind the credential’s other requests included.';
+const SHARED_ACCOUNT =
+	'Other workflows or n8n processes may be using the same account: spread them out or run fewer at once.';
+
+function attemptsText(attempts = 1): string {
+	return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+}
+
+/** A request that was never sent, and why. */
+function notSent(reason: 'cancelled' | 'outOfTime', context: FailureContext): FailureDescription {
+	if (reason === 'cancelled') {
+		return { kind: 'cancelled', message: 'The execution was cancelled before Fillout answered' };
+	}
+	const tried = context.attempts
+		? `Tried ${attemptsText(context.attempts)}; its next turn`
+		: 'Never sent; its turn';
+	return {
+		kind: 'rateLimit',
+		message:
+			'The request waited too long for its turn within Fillout’s rate limit (5 requests per second)',
+		description: `${tried} did not come in time: ${TIME_RULE} ${SHARED_ACCOUNT}`,
 	};
 }
 

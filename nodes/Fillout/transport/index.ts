@@ -1,19 +1,20 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { filloutError } from '../shared/nodeErrors';
 import type { FormMetadata } from '../shared/interfaces';
 import type { FilloutContext, FilloutCredentialType } from './apiRoot';
 import { credentialTypeOf, resolveApiRoot } from './apiRoot';
+import { pause, type Stop } from './deadline';
 import type { FailureContext, ServiceFailure } from './errorMessages';
 import type { PacerSlot, Pacing } from './pacing';
 import { finishedWith, observeAnswer, pacingFor, waitForTurn } from './pacing';
-import type { RequestSafety, RetryCounts } from './retry';
+import type { RequestSafety } from './retry';
 import {
 	deletedByEarlierAttempt,
 	networkFailureOf,
 	neverReachedService,
-	retryDecision,
+	RetryBudget,
+	SEND_TIMEOUT_MS,
 } from './retry';
 import { readLimitSignal } from './sharedRate';
 
@@ -96,7 +97,7 @@ async function attempt<T>(
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: 60_000,
+		timeout: SEND_TIMEOUT_MS,
 	};
 	if (request.qs && Object.keys(request.qs).length) options.qs = request.qs;
 	if (request.body !== undefined) options.body = request.body;
@@ -123,43 +124,51 @@ async function attempt<T>(
 	}
 }
 
+/** The execution's cancel signal, where n8n gives one (executions; not polls or webhooks). */
+function cancelSignalOf(ctx: FilloutContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+}
+
 /**
  * Sends one request, pacing and retrying it. Resolves with the body, or with the
  * last failure when the request did not succeed (HTTP errors included): callers that
- * only want the body use `filloutRequest`.
+ * only want the body use `filloutRequest`. No attempt starts after the request's deadline
+ * (retry.ts) or once its execution is cancelled.
  */
 export async function sendFilloutRequest<T>(
 	ctx: FilloutContext,
 	request: FilloutRequest,
 ): Promise<FilloutOutcome<T>> {
 	const target = await targetOf(ctx);
-	const safety = safetyOf(request);
-	const firstAttemptAt = performance.now();
-	const counts: RetryCounts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
+	const retries = new RetryBudget(safetyOf(request), performance.now());
+	const stop: Stop = { lastStartAt: retries.lastStartAt, signal: cancelSignalOf(ctx) };
 	const earlierFailures: ServiceFailure[] = [];
-	// The 429 budget counts the service's refusals, not this process's own queueing.
-	let pacedMs = 0;
+	const failed = (failure: ServiceFailure, attempts: number): FilloutOutcome<T> => ({
+		ok: false,
+		failure,
+		attempts,
+		apiRoot: target.apiRoot,
+		earlierFailures,
+	});
+	const notSent = (): ServiceFailure => ({
+		notSent: stop.signal?.aborted ? 'cancelled' : 'outOfTime',
+	});
 
 	for (let attempts = 1; ; attempts++) {
-		const { slot, waitMs } = await waitForTurn(target.pacing);
-		pacedMs += waitMs;
-		const outcome = await attempt<T>(ctx, target, request, slot);
+		const turn = await waitForTurn(target.pacing, stop);
+		if (!turn) return failed(notSent(), attempts - 1);
+		const outcome = await attempt<T>(ctx, target, request, turn.slot);
 		if (outcome.ok) return outcome;
 		const { failure } = outcome;
 
-		counts.elapsedMs = performance.now() - firstAttemptAt - pacedMs;
-		const decision = retryDecision(failure, safety, counts, Date.now());
-		if (!decision.retry) {
-			return { ok: false, failure, attempts, apiRoot: target.apiRoot, earlierFailures };
-		}
+		const decision = retries.after(failure, performance.now());
+		if (!decision.retry) return failed(failure, attempts);
 		earlierFailures.push(failure);
-		if (decision.reason === 'rateLimit') counts.rateLimited++;
-		else counts.transient++;
 		ctx.logger?.debug(
 			`Fillout: retrying ${request.method} ${request.path} in ${decision.delayMs} ms`,
 			{ statusCode: failure.statusCode, networkCode: failure.networkCode },
 		);
-		await sleep(decision.delayMs);
+		if (!(await pause(decision.delayMs, stop))) return failed(notSent(), attempts);
 	}
 }
 

@@ -1,5 +1,4 @@
-import { sleep } from 'n8n-workflow';
-
+import { NEVER, stopped, waitUntil, type Stop } from './deadline';
 import { isWindowRefusal, SharedRate, type LimitSignal } from './sharedRate';
 
 /**
@@ -110,13 +109,23 @@ export class SlidingWindowPacer {
 		return slot.early;
 	}
 
-	/** Resolves when the caller is first in line: requests start in the order they asked. */
-	async enterLine(): Promise<void> {
+	/**
+	 * True when the caller is first in line: requests start in the order they asked. False
+	 * when it stopped first (cancelled, or out of time): it has left the line.
+	 */
+	async enterLine(stop: Stop = NEVER): Promise<boolean> {
 		if (!this.lineTaken) {
 			this.lineTaken = true;
-			return;
+			return true;
 		}
-		await new Promise<void>((resolve) => this.line.push(resolve));
+		let place = () => {};
+		const turn = new Promise<void>((resolve) => this.line.push((place = resolve)));
+		if ((await waitUntil(Infinity, stop, turn)) === 'woken') return true;
+		const at = this.line.indexOf(place);
+		// Its turn came as it stopped: the next one goes on.
+		if (at < 0) this.leaveLine();
+		else this.line.splice(at, 1);
+		return false;
 	}
 
 	/** The caller started (or gave up): the next in line goes on. */
@@ -184,21 +193,26 @@ export function pacingFor(credentialKey: string): Pacing {
 
 /**
  * Waits until a request may start within the announced limit and this process's
- * shared-key rate, and records its start. Requests start in the order they asked (a
- * reader's pages in the order it planned). Decided when due, not when queued, so every
- * answer and every change of the shared rate counts.
+ * shared-key rate, and records its start; undefined when the request stopped first (it
+ * never holds a place then). Requests start in the order they asked (a reader's pages in
+ * the order it planned). Decided when due, not when queued, so every answer and every
+ * change of the shared rate counts.
  */
-export async function waitForTurn({ pacer, rate }: Pacing) {
-	const from = performance.now();
-	await pacer.enterLine();
+export async function waitForTurn(pacing: Pacing): Promise<{ slot: PacerSlot }>;
+export async function waitForTurn(
+	pacing: Pacing,
+	stop: Stop,
+): Promise<{ slot: PacerSlot } | undefined>;
+export async function waitForTurn({ pacer, rate }: Pacing, stop: Stop = NEVER) {
+	if (!(await pacer.enterLine(stop))) return undefined;
 	try {
 		for (;;) {
 			pacer.limit = rate.limit;
 			const now = performance.now();
+			if (stopped(stop, now)) return undefined;
 			const at = pacer.earliestStart(now, rate.spacingMs);
-			if (at !== undefined && at <= now) return { slot: pacer.start(now), waitMs: now - from };
-			const answered = pacer.nextFinish();
-			await (at === undefined ? answered : Promise.race([answered, sleep(at - now)]));
+			if (at !== undefined && at <= now) return { slot: pacer.start(now) };
+			await waitUntil(at ?? Infinity, stop, pacer.nextFinish());
 		}
 	} finally {
 		pacer.leaveLine();

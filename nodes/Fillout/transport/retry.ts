@@ -40,23 +40,24 @@ export function networkFailureOf(error: unknown): ServiceFailure {
 export interface RetryCounts {
 	rateLimited: number;
 	transient: number;
-	/** Milliseconds since the first attempt, less the waits for this process's own pacing. */
+	/** Milliseconds since the node asked to send the request, its waits in the line included. */
 	elapsedMs: number;
 }
 
 /**
- * A 429 is retried for as long as this lasts from the first attempt, not a fixed number
- * of times: with several processes on one key a busy account can refuse a request a few
- * times in a row, and it will serve it once the others' share passes. Waiting for this
- * process's own (slowed) pacing does not count: it is not the service refusing.
+ * No attempt of a request starts later than this after the node asked to send it: its
+ * waits in the credential's line, for retry-after and for its earlier attempts all count.
+ * With the timeout of each attempt, every request ends within 3 minutes.
  */
-export const RATE_LIMIT_BUDGET_MS = 60_000;
+export const LAST_START_MS = 120_000;
+export const SEND_TIMEOUT_MS = 60_000;
 /** The random part added to retry-after grows with each 429, up to this. */
 export const RATE_LIMIT_JITTER_CAP_MS = 4_000;
 const RATE_LIMIT_JITTER_BASE_MS = 500;
 /** Transient failures: 4 attempts in all. */
 export const MAX_TRANSIENT_RETRIES = 3;
 export const BACKOFF_BASE_MS = 250;
+/** A 429 asking for this wait or more is not retried: Fillout will not serve it soon. */
 const MAX_RETRY_AFTER_MS = 60_000;
 
 /** The request never reached the service: nothing can have been processed. */
@@ -81,6 +82,7 @@ const TRANSIENT_NETWORK = new Set([
 
 export function neverReachedService(failure: ServiceFailure): boolean {
 	return (
+		failure.notSent !== undefined ||
 		failure.statusCode === 429 ||
 		(failure.networkCode !== undefined && NEVER_CONNECTED.has(failure.networkCode))
 	);
@@ -116,7 +118,7 @@ export type RetryDecision =
 /**
  * How long to wait after a 429: at least what retry-after asks, plus a random part
  * (full jitter over a span that doubles with each 429) so that processes refused
- * together do not all come back together. Undefined once the budget would be spent.
+ * together do not all come back together.
  */
 export function rateLimitDelay(
 	retryAfter: string | undefined,
@@ -124,14 +126,23 @@ export function rateLimitDelay(
 	now: number,
 	random: () => number,
 ): number | undefined {
+	const askedMs = retryAfterMs(retryAfter, now);
+	if (askedMs >= MAX_RETRY_AFTER_MS) return undefined;
 	const span = Math.min(
 		RATE_LIMIT_JITTER_CAP_MS,
 		RATE_LIMIT_JITTER_BASE_MS * 2 ** counts.rateLimited,
 	);
-	const delayMs = Math.round(retryAfterMs(retryAfter, now) + random() * span);
-	return counts.elapsedMs + delayMs >= RATE_LIMIT_BUDGET_MS ? undefined : delayMs;
+	return Math.round(askedMs + random() * span);
 }
 
+function transientDelay(failure: ServiceFailure, safety: RequestSafety, counts: RetryCounts) {
+	if (!isTransient(failure)) return undefined;
+	if (safety === 'once' && !neverReachedService(failure)) return undefined;
+	if (counts.transient >= MAX_TRANSIENT_RETRIES) return undefined;
+	return BACKOFF_BASE_MS * 2 ** counts.transient;
+}
+
+/** Whether and when to try a failed attempt again: only while the next may still start in time. */
 export function retryDecision(
 	failure: ServiceFailure,
 	safety: RequestSafety,
@@ -139,14 +150,44 @@ export function retryDecision(
 	now: number,
 	random: () => number = Math.random,
 ): RetryDecision {
-	if (failure.statusCode === 429) {
-		const delayMs = rateLimitDelay(failure.retryAfter, counts, now, random);
-		return delayMs === undefined ? { retry: false } : { retry: true, delayMs, reason: 'rateLimit' };
+	const reason = failure.statusCode === 429 ? 'rateLimit' : 'transient';
+	const delayMs =
+		reason === 'rateLimit'
+			? rateLimitDelay(failure.retryAfter, counts, now, random)
+			: transientDelay(failure, safety, counts);
+	if (delayMs === undefined || counts.elapsedMs + delayMs >= LAST_START_MS) return { retry: false };
+	return { retry: true, delayMs, reason };
+}
+
+/**
+ * One request's retries: its deadline and its counts. The transport's loop and the
+ * shared-account model both ask it after each failure.
+ */
+export class RetryBudget {
+	readonly lastStartAt: number;
+	private readonly counts: RetryCounts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
+
+	/** `askedAt`: when the node asked to send the request (performance.now()). */
+	constructor(
+		private readonly safety: RequestSafety,
+		private readonly askedAt: number,
+	) {
+		this.lastStartAt = askedAt + LAST_START_MS;
 	}
-	if (!isTransient(failure)) return { retry: false };
-	if (safety === 'once' && !neverReachedService(failure)) return { retry: false };
-	if (counts.transient >= MAX_TRANSIENT_RETRIES) return { retry: false };
-	return { retry: true, delayMs: BACKOFF_BASE_MS * 2 ** counts.transient, reason: 'transient' };
+
+	/** After an attempt failed at `now`: wait and try again, or give up. */
+	after(
+		failure: ServiceFailure,
+		now: number,
+		random: () => number = Math.random,
+		wallClock = Date.now(),
+	): RetryDecision {
+		this.counts.elapsedMs = now - this.askedAt;
+		const decision = retryDecision(failure, this.safety, this.counts, wallClock, random);
+		if (decision.retry)
+			this.counts[decision.reason === 'rateLimit' ? 'rateLimited' : 'transient']++;
+		return decision;
+	}
 }
 
 /**

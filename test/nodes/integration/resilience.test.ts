@@ -16,6 +16,8 @@ import {
 	setFaults,
 	useSandbox,
 } from './support';
+import { sleep } from '../../../sandbox/timers';
+import { HarnessCredentialsHelper } from '../../harness/credentials';
 
 const sandbox = useSandbox();
 afterEach(async () => await clearFaults(sandbox()));
@@ -42,7 +44,7 @@ describe('GET: 429 storms and transient failures are retried (bounded)', () => {
 		expect(elapsed).toBeGreaterThanOrEqual(6000);
 	}, 40_000);
 
-	it('gives up with a clear error when retry-after asks for more than the minute budget', async () => {
+	it('gives up at once with a clear error when retry-after asks for a minute or more', async () => {
 		await setFaults(sandbox(), {
 			failNext: { count: 20, status: 429, method: 'GET', retryAfter: '61' },
 		});
@@ -50,7 +52,12 @@ describe('GET: 429 storms and transient failures are retried (bounded)', () => {
 		expect(result.error?.message).toBe(
 			'Fillout’s rate limit (5 requests per second) was still exceeded after retrying',
 		);
-		expect(result.error?.description).toContain('retried for up to a minute');
+		expect(result.error?.description).toContain(
+			'Gave up after 1 attempt: a request is sent only while that can happen within 2 minutes of when the node asked for it',
+		);
+		expect(result.error?.description).toContain(
+			'A wait of a minute or more, when Fillout asks for it, is not retried.',
+		);
 		expect(requests).toBe(1);
 		expect(elapsed).toBeLessThan(5000);
 	});
@@ -72,6 +79,70 @@ describe('GET: 429 storms and transient failures are retried (bounded)', () => {
 		expect(result.error?.message).toBe('Fillout failed to process the request (HTTP 500)');
 		expect(requests).toBe(4);
 	});
+});
+
+/** Resolves once the sandbox has counted `count` API requests since its stats were reset. */
+async function requestsReached(count: number): Promise<void> {
+	for (;;) {
+		const stats = await control(sandbox(), 'GET', '/stats');
+		if ((stats.total as number) >= count) return;
+		await sleep(10);
+	}
+}
+
+describe('A cancelled execution hands n8n nothing more to send', () => {
+	const returnAll = {
+		resource: 'submission',
+		operation: 'getMany',
+		form: {},
+		returnAll: true,
+		simplify: false,
+	};
+	/** Requests the node handed to n8n's request helper: each is authenticated first. */
+	let handed = 0;
+	beforeEach(() => {
+		handed = 0;
+		const authenticate = HarnessCredentialsHelper.prototype.authenticate;
+		jest
+			.spyOn(HarnessCredentialsHelper.prototype, 'authenticate')
+			.mockImplementation(async function (this: HarnessCredentialsHelper, ...args) {
+				handed++;
+				return await authenticate.apply(this, args);
+			});
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	it('not the retry of a refused request', async () => {
+		await setFaults(sandbox(), {
+			failNext: { count: 3, status: 429, method: 'GET', retryAfter: '2' },
+		});
+		await resetStats(sandbox());
+		await runFillout(
+			sandbox(),
+			{ ...returnAll, form: formById(formId) },
+			{ cancelWhen: requestsReached(1) },
+		);
+		// The retry would have come 2 s (and some jitter) after the refusal.
+		await sleep(3_500);
+		expect(handed).toBe(1);
+		expect((await requestCounts(sandbox()))[LIST_ROUTE]).toBe(1);
+	}, 20_000);
+
+	it('not the pages waiting for their turn', async () => {
+		const big = (await newForm(sandbox())).id;
+		await generate(sandbox(), big, { count: 3_000 });
+		await setFaults(sandbox(), { latencyMs: 300 });
+		await resetStats(sandbox());
+		let handedAtCancel = 0;
+		// 20 pages, 5 a second: past the first page, the reader keeps 5 pages asked for, those
+		// over the window's 5 waiting for their turn.
+		const cancelWhen = requestsReached(3).then(() => (handedAtCancel = handed));
+		await runFillout(sandbox(), { ...returnAll, form: formById(big) }, { cancelWhen });
+		await sleep(2_500);
+		expect(handedAtCancel).toBeGreaterThanOrEqual(3);
+		expect(handed).toBe(handedAtCancel);
+		expect((await requestCounts(sandbox()))[LIST_ROUTE]).toBeLessThanOrEqual(handedAtCancel);
+	}, 30_000);
 });
 
 describe('GET: a host that refuses connections', () => {

@@ -57,6 +57,34 @@ describe('describeFailure', () => {
 		);
 	});
 
+	it('says how a 429 storm ended, and the rule that ended it', () => {
+		const rule =
+			'a request is sent only while that can happen within 2 minutes of when the node asked for it, its waits behind the credential’s other requests included.';
+		expect(describeFailure({ statusCode: 429 }, { attempts: 1 })).toEqual({
+			kind: 'rateLimit',
+			httpCode: '429',
+			message: 'Fillout’s rate limit (5 requests per second) was still exceeded after retrying',
+			description: `Gave up after 1 attempt: ${rule} A wait of a minute or more, when Fillout asks for it, is not retried. Other workflows or n8n processes may be using the same account: spread them out or run fewer at once.`,
+		});
+		const waited =
+			'The request waited too long for its turn within Fillout’s rate limit (5 requests per second)';
+		expect(describeFailure({ notSent: 'outOfTime' }, { attempts: 0 })).toEqual({
+			kind: 'rateLimit',
+			message: waited,
+			description: `Never sent; its turn did not come in time: ${rule} Other workflows or n8n processes may be using the same account: spread them out or run fewer at once.`,
+		});
+		const retried = describeFailure({ notSent: 'outOfTime' }, { attempts: 3 });
+		expect(retried.message).toBe(waited);
+		expect(retried.description).toMatch(/^Tried 3 attempts; its next turn did not come in time: /);
+	});
+
+	it('says a cancelled execution’s request was not answered, whatever it holds', () => {
+		expect(describeFailure({ notSent: 'cancelled', statusCode: 500 }, { attempts: 2 })).toEqual({
+			kind: 'cancelled',
+			message: 'The execution was cancelled before Fillout answered',
+		});
+	});
+
 	it('explains rate limits, server errors and connection failures', () => {
 		expect(describeFailure({ statusCode: 429 }, { attempts: 6 }).description).toContain(
 			'6 attempts',

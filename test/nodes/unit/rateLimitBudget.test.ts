@@ -1,14 +1,15 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { filloutRequest, sendFilloutRequest } from '../../../nodes/Fillout/transport';
+import { filloutRequest } from '../../../nodes/Fillout/transport';
 
 /**
- * The 429 retry budget of the transport under mocked time (jest's fake timers, which
- * also drive performance.now()): a storm of `retry-after: 20` gives up after about a
- * minute with a clear error, and a storm that has cut this process's shared-key rate is
- * still retried, since waiting for its own pacing is not the service refusing. Last, the
- * pacing is per credential: two credentials on one host do not wait for each other.
- * The service is a stub that answers 429 (with Fillout's headers) a given number of times.
+ * The transport's retries and deadline under mocked time (jest's fake timers, which also
+ * drive performance.now()): no attempt of a request starts later than 2 minutes after the
+ * node asked for it, its waits in the credential's line included, so a storm ends with a
+ * clear error however many requests wait (docs/rate-limits.md, "Retries"); a
+ * cancelled execution's requests leave the line unsent. Last, the pacing is per
+ * credential: two credentials on one host do not wait for each other. The service is a
+ * stub that answers 429 (with Fillout's headers) a given number of times.
  */
 
 interface Storm {
@@ -17,7 +18,17 @@ interface Storm {
 	attempts: number[];
 }
 
-function storm(credentialId: string, refusals: number, retryAfter: string): Storm {
+/** As n8n's request helper: a request of a cancelled execution is refused before it is sent. */
+function cancelledError(): Error {
+	return Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' });
+}
+
+function storm(
+	credentialId: string,
+	refusals: number,
+	retryAfter: string,
+	signal?: AbortSignal,
+): Storm {
 	const began = performance.now();
 	const attempts: number[] = [];
 	const ctx = {
@@ -30,8 +41,10 @@ function storm(credentialId: string, refusals: number, retryAfter: string): Stor
 			credentials: { filloutFormsApi: { id: credentialId, name: credentialId } },
 		}),
 		getCredentials: async () => ({ apiKey: 'secret', region: 'us' }),
+		...(signal ? { getExecutionCancelSignal: () => signal } : {}),
 		helpers: {
 			httpRequestWithAuthentication: async () => {
+				if (signal?.aborted) throw cancelledError();
 				attempts.push(performance.now() - began);
 				if (attempts.length <= refusals) {
 					return {
@@ -55,42 +68,138 @@ function storm(credentialId: string, refusals: number, retryAfter: string): Stor
 	return { ctx, attempts };
 }
 
-beforeEach(() => jest.useFakeTimers());
-afterEach(() => jest.useRealTimers());
-
-it('a storm of retry-after: 20 gives up after about a minute, with a clear error', async () => {
-	const { ctx, attempts } = storm('storm-20', Infinity, '20');
-	let settled: unknown;
-	const request = filloutRequest(ctx, { method: 'GET', path: '/forms' }).then(
-		() => (settled = 'answered'),
-		(error: Error) => (settled = error),
+/** When each request settled, in ms of simulated time since `began`, and how. */
+function settling<T>(requests: Array<Promise<T>>, began = performance.now()) {
+	const settled: Array<{ atMs: number; error?: Error & { description?: string } }> = [];
+	const all = requests.map((request) =>
+		request.then(
+			() => settled.push({ atMs: performance.now() - began }),
+			(error: Error) => settled.push({ atMs: performance.now() - began, error }),
+		),
 	);
-	await jest.advanceTimersByTimeAsync(180_000);
-	// A budget whose time never advanced would still be retrying here, every 20 s.
-	expect(settled).toBeInstanceOf(Error);
-	await request;
-	const error = settled as Error & { description?: string };
-	expect(error.message).toMatch(/rate limit .*still exceeded after retrying/);
-	expect(error.description).toContain(`Gave up after ${attempts.length} attempts`);
-	// 20 s and a little jitter apart: 0, ~20, ~41; the next wait would end past the minute.
-	expect(attempts).toHaveLength(3);
-	expect(attempts[2]).toBeGreaterThanOrEqual(40_000);
-	expect(attempts[2]).toBeLessThan(60_000);
+	return { settled, all: Promise.all(all) };
+}
+
+const getForms = (ctx: IExecuteFunctions) => filloutRequest(ctx, { method: 'GET', path: '/forms' });
+
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => {
+	jest.useRealTimers();
+	jest.restoreAllMocks();
 });
 
-it('keeps retrying a storm that has cut the rate: waiting for its own pacing is not spent budget', async () => {
-	// 14 refusals at retry-after: 1 cut this credential's rate to its floor (a request every
-	// 20 s): over 80 s pass, most of them waiting for the pacer, before the 15th attempt.
-	const { ctx, attempts } = storm('storm-1', 14, '1');
-	let outcome: Awaited<ReturnType<typeof sendFilloutRequest>> | undefined;
-	const request = sendFilloutRequest(ctx, { method: 'GET', path: '/forms' }).then(
-		(result) => (outcome = result),
+it('a storm of retry-after: 20 gives up within 2 minutes, with an error that says so', async () => {
+	const { ctx, attempts } = storm('storm-20', Infinity, '20');
+	const { settled, all } = settling([getForms(ctx)]);
+	await jest.advanceTimersByTimeAsync(120_000);
+	expect(settled).toHaveLength(1);
+	await all;
+	const { error } = settled[0];
+	expect(error?.message).toBe(
+		'Fillout’s rate limit (5 requests per second) was still exceeded after retrying',
 	);
-	await jest.advanceTimersByTimeAsync(600_000);
-	await request;
-	expect(outcome?.ok).toBe(true);
-	expect(attempts).toHaveLength(15);
-	expect(attempts[14]).toBeGreaterThan(60_000);
+	expect(error?.description).toBe(
+		`Gave up after ${attempts.length} attempts: a request is sent only while that can happen within 2 minutes of when the node asked for it, its waits behind the credential’s other requests included. A wait of a minute or more, when Fillout asks for it, is not retried. Other workflows or n8n processes may be using the same account: spread them out or run fewer at once.`,
+	);
+	// 20 s and up to 4 s of jitter apart: 5 or 6 attempts, the last before 2 minutes.
+	expect(attempts.length).toBeGreaterThanOrEqual(5);
+	expect(attempts.length).toBeLessThanOrEqual(6);
+	expect(attempts[attempts.length - 1]).toBeLessThan(120_000);
+});
+
+it('widens the jitter after each 429 of a request (0.5, 1, 2, 4 s at most)', async () => {
+	jest.spyOn(Math, 'random').mockReturnValue(1);
+	const { ctx, attempts } = storm('jitter', 4, '1');
+	const { settled, all } = settling([getForms(ctx)]);
+	await jest.advanceTimersByTimeAsync(20_000);
+	await all;
+	expect(settled[0].error).toBeUndefined();
+	// retry-after (1 s) plus the whole span: 1.5, 2, 3 and 5 s after each refusal.
+	expect(attempts).toEqual([0, 1_500, 3_500, 6_500, 11_500]);
+});
+
+it('a storm that has cut the rate is still retried while there is time', async () => {
+	// 10 refusals at retry-after: 1 cut this credential's rate to its floor (a request every
+	// 20 s): the 11th attempt succeeds after half a minute, most of it spent in the line.
+	const { ctx, attempts } = storm('storm-1', 10, '1');
+	const { settled, all } = settling([getForms(ctx)]);
+	await jest.advanceTimersByTimeAsync(120_000);
+	await all;
+	expect(settled[0].error).toBeUndefined();
+	expect(attempts).toHaveLength(11);
+	expect(attempts[10]).toBeGreaterThan(30_000);
+});
+
+describe('the deadline holds however many requests wait in the line', () => {
+	it.each([1, 5, 20])(
+		'%i request(s) in a storm that never ends: each gives up within 2 minutes',
+		async (count) => {
+			const { ctx, attempts } = storm(`storm-line-${count}`, Infinity, '1');
+			const { settled, all } = settling(Array.from({ length: count }, () => getForms(ctx)));
+			await jest.advanceTimersByTimeAsync(120_000);
+			// All asked at 0: every one has settled by 2 minutes (the stub answers at once).
+			expect(settled).toHaveLength(count);
+			await all;
+			expect(Math.max(...attempts)).toBeLessThan(120_000);
+			for (const { atMs, error } of settled) {
+				expect(atMs).toBeLessThanOrEqual(120_000);
+				expect(error?.message).toMatch(/rate limit/);
+			}
+		},
+	);
+
+	it('one that never had a turn says it was never sent', async () => {
+		const { ctx, attempts } = storm('storm-never', Infinity, '1');
+		const { settled, all } = settling(Array.from({ length: 20 }, () => getForms(ctx)));
+		await jest.advanceTimersByTimeAsync(120_000);
+		await all;
+		const never = settled.filter(({ error }) => error?.description?.startsWith('Never sent'));
+		// At the floor's one start per 20 s, 20 requests cannot all be sent in 2 minutes.
+		expect(attempts.length).toBeLessThan(60);
+		expect(never.length).toBeGreaterThan(0);
+		expect(never[0].error?.message).toBe(
+			'The request waited too long for its turn within Fillout’s rate limit (5 requests per second)',
+		);
+	});
+});
+
+describe('a cancelled execution', () => {
+	it('takes its queued requests out of the line unsent, and the others go on at once', async () => {
+		const cancel = new AbortController();
+		const cancelled = storm('cancel-line', 0, '1', cancel.signal);
+		const other = storm('cancel-line', 0, '1');
+		const queued = settling(Array.from({ length: 20 }, () => getForms(cancelled.ctx)));
+		await jest.advanceTimersByTimeAsync(10);
+		// The first 5 went out in the first window; 15 wait for the next.
+		expect(cancelled.attempts).toHaveLength(5);
+		cancel.abort();
+		const next = settling([getForms(other.ctx)]);
+		await jest.advanceTimersByTimeAsync(10);
+		expect(queued.settled).toHaveLength(20);
+		await queued.all;
+		expect(cancelled.attempts).toHaveLength(5);
+		expect(queued.settled.filter(({ error }) => error).map(({ error }) => error?.message)).toEqual(
+			Array(15).fill('The execution was cancelled before Fillout answered'),
+		);
+		// The other execution's request takes the next window's first place, not the 16th.
+		await jest.advanceTimersByTimeAsync(2_000);
+		await next.all;
+		expect(other.attempts).toHaveLength(1);
+		expect(other.attempts[0]).toBeLessThan(1_100);
+	});
+
+	it('does not send a request again once it is cancelled during a retry-after wait', async () => {
+		const cancel = new AbortController();
+		const { ctx, attempts } = storm('cancel-wait', Infinity, '20', cancel.signal);
+		const { settled, all } = settling([getForms(ctx)]);
+		await jest.advanceTimersByTimeAsync(5_000);
+		cancel.abort();
+		await jest.advanceTimersByTimeAsync(1);
+		expect(settled).toHaveLength(1);
+		await all;
+		expect(attempts).toEqual([0]);
+		expect(settled[0].error?.message).toBe('The execution was cancelled before Fillout answered');
+	});
 });
 
 describe('pacing per credential', () => {

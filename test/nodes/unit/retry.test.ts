@@ -1,33 +1,42 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import {
-	BACKOFF_BASE_MS,
 	deletedByEarlierAttempt,
 	isTransient,
-	RATE_LIMIT_BUDGET_MS,
-	RATE_LIMIT_JITTER_CAP_MS,
 	rateLimitDelay,
-	MAX_TRANSIENT_RETRIES,
 	networkFailureOf,
 	neverReachedService,
 	retryAfterMs,
+	RetryBudget,
 	retryDecision,
 } from '../../../nodes/Fillout/transport/retry';
 
+/**
+ * Expected values are the documented figures (docs/rate-limits.md, "Retries"),
+ * written out: a changed constant fails here.
+ */
 const none = { rateLimited: 0, transient: 0, elapsedMs: 0 };
 const noJitter = () => 0;
+const fullJitter = () => 1;
 
 describe('retryDecision', () => {
-	it('waits at least retry-after on 429, for reads and creates alike, within a time budget', () => {
+	it('waits at least retry-after on 429, for reads and creates alike, while the next attempt can start in time', () => {
 		for (const safety of ['repeatable', 'once'] as const) {
 			expect(
 				retryDecision({ statusCode: 429, retryAfter: '2' }, safety, none, 0, noJitter),
 			).toEqual({ retry: true, delayMs: 2000, reason: 'rateLimit' });
 		}
-		// Not a fixed count: the 20th 429 is still retried while the budget lasts.
-		const late = { rateLimited: 20, transient: 0, elapsedMs: 30_000 };
+		// Not a fixed count: the 20th 429 is still retried while there is time.
+		const late = { rateLimited: 20, transient: 0, elapsedMs: 100_000 };
 		expect(retryDecision({ statusCode: 429 }, 'repeatable', late, 0, noJitter).retry).toBe(true);
-		const spent = { rateLimited: 1, transient: 0, elapsedMs: RATE_LIMIT_BUDGET_MS - 999 };
+		// The next attempt must start before 2 minutes since the node asked.
+		const almost = { rateLimited: 1, transient: 0, elapsedMs: 118_999 };
+		expect(retryDecision({ statusCode: 429 }, 'repeatable', almost, 0, noJitter)).toEqual({
+			retry: true,
+			delayMs: 1000,
+			reason: 'rateLimit',
+		});
+		const spent = { rateLimited: 1, transient: 0, elapsedMs: 119_000 };
 		expect(retryDecision({ statusCode: 429 }, 'repeatable', spent, 0, noJitter)).toEqual({
 			retry: false,
 		});
@@ -47,17 +56,20 @@ describe('retryDecision', () => {
 				retryDecision(failure, 'repeatable', { rateLimited: 0, transient, elapsedMs: 0 }, 0),
 			);
 			expect(delays).toEqual(
-				[1, 2, 4].map((k) => ({ retry: true, delayMs: BACKOFF_BASE_MS * k, reason: 'transient' })),
+				[250, 500, 1000].map((delayMs) => ({ retry: true, delayMs, reason: 'transient' })),
 			);
 			expect(
-				retryDecision(
-					failure,
-					'repeatable',
-					{ rateLimited: 0, transient: MAX_TRANSIENT_RETRIES, elapsedMs: 0 },
-					0,
-				),
+				retryDecision(failure, 'repeatable', { rateLimited: 0, transient: 3, elapsedMs: 0 }, 0),
 			).toEqual({ retry: false });
 		}
+	});
+
+	it('gives a transient failure no retry past the deadline either', () => {
+		const at = (elapsedMs: number) => ({ rateLimited: 0, transient: 1, elapsedMs });
+		expect(retryDecision({ statusCode: 502 }, 'repeatable', at(119_499), 0).retry).toBe(true);
+		expect(retryDecision({ statusCode: 502 }, 'repeatable', at(119_500), 0)).toEqual({
+			retry: false,
+		});
 	});
 
 	it('sends a create again only when the service certainly did not process it', () => {
@@ -73,6 +85,9 @@ describe('retryDecision', () => {
 			expect(neverReachedService(failure)).toBe(false);
 		}
 		expect(neverReachedService({ statusCode: 429 })).toBe(true);
+		// A request given up before it was sent reached nothing, whatever came before.
+		expect(neverReachedService({ notSent: 'cancelled' })).toBe(true);
+		expect(neverReachedService({ notSent: 'outOfTime' })).toBe(true);
 	});
 
 	it('never retries client errors', () => {
@@ -82,18 +97,65 @@ describe('retryDecision', () => {
 	});
 });
 
-describe('rateLimitDelay', () => {
-	it('adds full jitter over a span that doubles per 429, capped', () => {
-		const spans = [0, 1, 2, 3, 4, 10].map((rateLimited) =>
-			rateLimitDelay('1', { rateLimited, transient: 0, elapsedMs: 0 }, 0, () => 1),
+describe('RetryBudget', () => {
+	it('widens the jitter with each 429 it retried: 0.5, 1, 2, 4 s, then 4 s', () => {
+		const budget = new RetryBudget('repeatable', 0);
+		const delays = [0, 2, 5, 9, 15, 21].map((at) =>
+			budget.after({ statusCode: 429, retryAfter: '1' }, at * 1000, fullJitter, 0),
 		);
-		expect(spans).toEqual([1500, 2000, 3000, 5000, 1000 + RATE_LIMIT_JITTER_CAP_MS, 5000]);
+		expect(delays.map((decision) => decision.retry && decision.delayMs)).toEqual([
+			1500, 2000, 3000, 5000, 5000, 5000,
+		]);
+	});
+
+	it('counts transient retries apart from 429s: 3 in all, whatever the 429s between', () => {
+		const budget = new RetryBudget('repeatable', 0);
+		const reset = { networkCode: 'ECONNRESET' };
+		const tooMany = { statusCode: 429, retryAfter: '1' };
+		const decisions = [reset, tooMany, reset, tooMany, reset, reset].map((failure) =>
+			budget.after(failure, 0, noJitter, 0),
+		);
+		expect(decisions).toEqual([
+			{ retry: true, delayMs: 250, reason: 'transient' },
+			{ retry: true, delayMs: 1000, reason: 'rateLimit' },
+			{ retry: true, delayMs: 500, reason: 'transient' },
+			{ retry: true, delayMs: 1000, reason: 'rateLimit' },
+			{ retry: true, delayMs: 1000, reason: 'transient' },
+			{ retry: false },
+		]);
+	});
+
+	it('counts its time from when the node asked, and its last start 2 minutes after that', () => {
+		const budget = new RetryBudget('repeatable', 5_000);
+		expect(budget.lastStartAt).toBe(125_000);
+		const refused = { statusCode: 429, retryAfter: '1' };
+		expect(budget.after(refused, 123_999, noJitter, 0)).toEqual({
+			retry: true,
+			delayMs: 1000,
+			reason: 'rateLimit',
+		});
+		expect(budget.after(refused, 124_000, noJitter, 0)).toEqual({ retry: false });
+	});
+
+	it('does not retry what a create may have done', () => {
+		const budget = new RetryBudget('once', 0);
+		expect(budget.after({ statusCode: 502 }, 0, noJitter, 0)).toEqual({ retry: false });
+	});
+});
+
+describe('rateLimitDelay', () => {
+	it('adds full jitter over a span that doubles per 429, capped at 4 s', () => {
+		const spans = [0, 1, 2, 3, 4, 10].map((rateLimited) =>
+			rateLimitDelay('1', { rateLimited, transient: 0, elapsedMs: 0 }, 0, fullJitter),
+		);
+		expect(spans).toEqual([1500, 2000, 3000, 5000, 5000, 5000]);
 		expect(rateLimitDelay('1', none, 0, () => 0)).toBe(1000);
 		expect(rateLimitDelay('1', none, 0, () => 0.5)).toBe(1250);
 	});
 
-	it('gives up at once when the service asks for a wait beyond the budget', () => {
+	it('gives up at once when the service asks for a wait of a minute or more', () => {
 		expect(rateLimitDelay('61', none, 0, noJitter)).toBeUndefined();
+		expect(rateLimitDelay('60', none, 0, noJitter)).toBeUndefined();
 		expect(rateLimitDelay('59', none, 0, noJitter)).toBe(59_000);
 	});
 
@@ -103,7 +165,7 @@ describe('rateLimitDelay', () => {
 			const counts = { rateLimited: i % 12, transient: 0, elapsedMs: 0 };
 			const delay = rateLimitDelay(retryAfter, counts, 0, Math.random) ?? -1;
 			expect(delay).toBeGreaterThanOrEqual(Number(retryAfter) * 1000);
-			expect(delay).toBeLessThanOrEqual(Number(retryAfter) * 1000 + RATE_LIMIT_JITTER_CAP_MS);
+			expect(delay).toBeLessThanOrEqual(Number(retryAfter) * 1000 + 4000);
 		}
 	});
 });

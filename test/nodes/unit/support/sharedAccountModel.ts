@@ -7,7 +7,8 @@
  * (and the sandbox). Time is simulated: a run of minutes takes milliseconds.
  */
 import { observeAnswer, SlidingWindowPacer } from '../../../../nodes/Fillout/transport/pacing';
-import { retryDecision, type RetryCounts } from '../../../../nodes/Fillout/transport/retry';
+import { stopped } from '../../../../nodes/Fillout/transport/deadline';
+import { RetryBudget } from '../../../../nodes/Fillout/transport/retry';
 import { SharedRate } from '../../../../nodes/Fillout/transport/sharedRate';
 
 export interface ModelCase {
@@ -103,34 +104,37 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 	);
 	for (const [index, { pacer, rate }] of exportsOf.flat().entries()) {
 		result.answered.push(0);
-		let counts: RetryCounts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
-		let firstAttemptAt = 0;
-		/** Time the request waited for this process's own pacing: not part of the 429 budget. */
-		let pacedMs = 0;
+		/** The transport's own retry budget of the request under way (its deadline included). */
+		let retries = new RetryBudget('repeatable', 0);
 		let failed = false;
 
 		/** Bumped at each `ready`: a wake-up scheduled before it is stale. */
 		let turn = 0;
-		let waitingSince: number | undefined;
 		const ready = (now: number): void => {
 			if (failed || result.answered[index] >= spec.requestsEach) return;
-			// As the transport's waitForTurn: decided when due, woken by a time or an answer.
+			// As the transport's waitForTurn: decided when due, woken by a time or an answer,
+			// given up (the export fails) once the request's last start passes.
+			if (stopped({ lastStartAt: retries.lastStartAt }, now)) {
+				result.dropped++;
+				failed = true;
+				return;
+			}
 			const mine = ++turn;
 			const wake = (at: number) => () => {
 				if (turn === mine) ready(at);
 			};
-			waitingSince ??= now;
 			pacer.limit = rate.limit;
 			const at = pacer.earliestStart(now, rate.spacingMs);
 			if (at === undefined || at > now) {
 				waitersOf.get(pacer)!.push(wake);
-				if (at !== undefined) schedule(at, wake(at));
+				schedule(
+					Math.min(at ?? Infinity, retries.lastStartAt),
+					wake(Math.min(at ?? Infinity, retries.lastStartAt)),
+				);
 				return;
 			}
 			const slot = pacer.start(now);
 			turn++;
-			pacedMs += now - waitingSince;
-			waitingSince = undefined;
 			const sentAt = now;
 			schedule(sentAt, () => {
 				result.total++;
@@ -156,35 +160,30 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 						result.wallMs = Math.max(result.wallMs, answeredAt);
 						if (verdict.allowed) {
 							result.answered[index]++;
-							counts = { rateLimited: 0, transient: 0, elapsedMs: 0 };
-							firstAttemptAt = answeredAt;
-							pacedMs = 0;
 							const next = answeredAt + random() * (spec.thinkMs ?? 0);
+							retries = new RetryBudget('repeatable', next);
 							return schedule(next, () => ready(next));
 						}
 						result.rateLimited++;
 						result.refusals.push({ startedAt: sentAt, answeredAt });
-						counts.elapsedMs = answeredAt - firstAttemptAt - pacedMs;
-						const decision = retryDecision(
+						const decision = retries.after(
 							{ statusCode: 429, retryAfter: String(verdict.resetMs / 1000) },
-							'repeatable',
-							counts,
 							answeredAt,
 							random,
+							answeredAt,
 						);
 						if (!decision.retry) {
 							result.dropped++;
 							failed = true;
 							return;
 						}
-						counts.rateLimited++;
 						schedule(answeredAt + decision.delayMs, () => ready(answeredAt + decision.delayMs));
 					});
 				});
 			});
 		};
 		const begin = random() * spec.startSpreadMs;
-		firstAttemptAt = begin;
+		retries = new RetryBudget('repeatable', begin);
 		schedule(begin, () => ready(begin));
 	}
 
