@@ -294,6 +294,26 @@ describe('SubmissionPager: what the service returns is checked', () => {
 		);
 	});
 
+	it('a busy form (one in, the newest read deleted between the count and the page, 6 times) reads on: a short page below the count that brings new ones is no failure', () => {
+		const service = new ListModel();
+		service.addMany(200, START, 1000);
+		let now = START + 1_000_000;
+		let newestRead = '';
+		const pager = new SubmissionPager<ModelRow>({ sort: 'asc' });
+		for (let query = pager.next(), request = 0; query; query = pager.next(), request++) {
+			const busy = request >= 1 && request <= 6;
+			if (busy) service.add((now += 1000));
+			const answer = service.list(query, () => busy && service.remove(newestRead));
+			// Each busy page lists one less than its count, and one not read before.
+			if (busy) expect(answer.responses.length).toBe(answer.totalResponses - 1);
+			newestRead = answer.responses[answer.responses.length - 1].submissionId;
+			pager.receive(answer);
+		}
+		// Those deleted were read before they were.
+		expect(idsOf(pager.results())).toEqual(range(0, 206));
+		expect(service.queries).toHaveLength(8);
+	});
+
 	it('reads submissions whose time cannot be read, in the service’s order', () => {
 		const service = new ListModel();
 		for (let i = 0; i < 400; i++) {
