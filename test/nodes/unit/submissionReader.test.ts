@@ -165,6 +165,21 @@ describe('SubmissionReader: Return All with pages in flight', () => {
 		expect(requestsWith(true)).toBe(73);
 	});
 
+	it('a range asks for times before the next range’s start, not a millisecond less: one at 1 ms before it is read', () => {
+		for (const inclusiveBounds of [false, true]) {
+			const service = new ListModel({ inclusiveBounds });
+			// As above, with s1190 moved to 1 ms before the second range's start.
+			const boundary = START + 1_191_000;
+			for (let i = 0; i < 10_000; i++) {
+				service.add(i === 1_190 ? boundary - 1 : START + i * 1000);
+			}
+			const { rows, reader } = readInFlight(service, { sort: 'asc' });
+			const starts = (reader as unknown as { ranges: Array<{ startMs?: number }> }).ranges;
+			expect(starts[1].startMs).toBe(boundary);
+			expect(idsOf(rows)).toEqual(Array.from({ length: 10_000 }, (_, i) => `s${i}`));
+		}
+	});
+
 	it('10,000 newest first: the same submissions, reversed', () => {
 		const service = new ListModel();
 		service.addMany(10_000, START, 1000);
