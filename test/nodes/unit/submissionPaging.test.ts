@@ -314,6 +314,22 @@ describe('SubmissionPager: what the service returns is checked', () => {
 		expect(service.queries).toHaveLength(8);
 	});
 
+	it('short pages below the count now and then, each followed by one that brings a new submission, are no failure', () => {
+		const service = new ListModel();
+		service.addMany(200, START, 1000);
+		let now = START + 1_000_000;
+		// For 10 pages the count is one over; a respondent submits after every other page.
+		const result = readAll(
+			service,
+			{ sort: 'asc' },
+			(page) => page < 10 && page % 2 === 0 && service.add((now += 1000)),
+			(answer, page) =>
+				page >= 1 && page <= 10 ? { ...answer, totalResponses: answer.totalResponses + 1 } : answer,
+		);
+		expect(idsOf(result)).toEqual(range(0, 205));
+		expect(service.queries).toHaveLength(12);
+	});
+
 	it('reads submissions whose time cannot be read, in the service’s order', () => {
 		const service = new ListModel();
 		for (let i = 0; i < 400; i++) {
