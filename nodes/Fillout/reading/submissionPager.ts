@@ -14,6 +14,7 @@ import {
 	nothingNew,
 	findLastIndex,
 	idOf,
+	lastReadableTime,
 	byTime,
 	rangeBounds,
 	type Entry,
@@ -35,6 +36,8 @@ export interface PagerOptions {
 	pageSize?: number;
 	/** Asked when a short page would end the read: while no, the read waits, then reads on. */
 	mayEnd?: () => boolean;
+	/** The range ends before this time: a page that reaches it ends the read (no instant of it is read). */
+	endMs?: number;
 }
 
 /** Requests in a row with nothing new before giving up (deletions cost a few; loops more). */
@@ -51,6 +54,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 	private readonly userAfter?: string;
 	private readonly userBefore?: string;
 	private readonly mayEnd?: () => boolean;
+	private readonly endMs: number;
 	/** A short page came while `mayEnd` said no: read on from it once it says yes. */
 	private held = false;
 	/** Submissions from trusted pages, in the order first read. */
@@ -78,6 +82,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		this.userAfter = options.afterDate;
 		this.userBefore = options.beforeDate;
 		this.mayEnd = options.mayEnd;
+		this.endMs = options.endMs ?? Infinity;
 		this.done = this.maxItems !== undefined && this.maxItems <= 0;
 	}
 
@@ -140,12 +145,15 @@ export class SubmissionPager<T extends PagedSubmission> {
 
 		const reached = offset + responses.length;
 		const short = responses.length < query.limit;
-		const wantedAll = this.maxItems !== undefined && this.entries.size >= this.maxItems;
-		// Only a short page ends the read: the count may come from another statement.
+		const ended =
+			(this.maxItems !== undefined && this.entries.size >= this.maxItems) ||
+			(lastReadableTime(responses) ?? -Infinity) >= this.endMs;
+		// A short page ends the read (reaching the count does not: it may come from another
+		// statement), and so does one that reaches the range's end (inclusive bounds list it).
 		this.shortBelowCount =
 			short && total !== undefined && reached < total && !added ? this.shortBelowCount + 1 : 0;
-		if (wantedAll || (short && (total === undefined || reached >= total))) {
-			if (wantedAll || !this.mayEnd || this.mayEnd()) {
+		if (ended || (short && (total === undefined || reached >= total))) {
+			if (ended || !this.mayEnd || this.mayEnd()) {
 				this.done = true;
 				return;
 			}
@@ -197,7 +205,8 @@ export class SubmissionPager<T extends PagedSubmission> {
 			this.offset = offset + Math.max(0, responses.length - 1);
 			// Only a full page shows that an instant goes on past it.
 			const full = responses.length >= query.limit;
-			if (this.instant) this.instant.spansPages ||= full && this.withinInstant(responses);
+			const withinInstant = !responses.some((item) => this.isPastInstant(item));
+			if (this.instant) this.instant.spansPages ||= full && withinInstant;
 			return;
 		}
 		// A new range from the anchor's instant. When this page shows what comes before that
@@ -223,17 +232,10 @@ export class SubmissionPager<T extends PagedSubmission> {
 		if (!ended || !instant.spansPages) return false;
 		const listed = (query.offset ?? 0) + atOrBefore.length;
 		const atTime = [...this.entries.values()].filter((entry) => entry.time === instant.time);
-		const again = instant.readAgain(
-			listed,
-			atTime.map(({ item }) => item.submissionId),
-		);
-		if (again) this.offset = 0;
-		return again;
-	}
-
-	/** Whether no submission of the page is past the range's first instant. */
-	private withinInstant(responses: readonly T[]): boolean {
-		return responses.every((item) => !this.isPastInstant(item));
+		const read = atTime.map(({ item }) => idOf(item));
+		if (!instant.readAgain(listed, read)) return false;
+		this.offset = 0;
+		return true;
 	}
 
 	private isPastInstant(item: T): boolean {

@@ -11,7 +11,6 @@
 import {
 	MAX_PAGE_SIZE,
 	isoOf,
-	lastReadableTime,
 	timeOf,
 	type PageAnswer,
 	type PageQuery,
@@ -37,8 +36,6 @@ interface Range<T extends PagedSubmission> {
 	pager: SubmissionPager<T>;
 	/** Pages asked for after its first: ranges take turns, so they end together. */
 	sent: number;
-	/** Its first page already reached past `endMs`. */
-	complete: boolean;
 	busy: boolean;
 }
 
@@ -194,15 +191,15 @@ export class SubmissionReader<T extends PagedSubmission> {
 				sort: 'asc',
 				pageSize: this.pageSize,
 				afterDate: afterDateOf(start.timeMs, this.options.afterDate),
+				// Strict or inclusive: with inclusive bounds the pager stops at the first of `endMs`.
 				beforeDate: endMs === undefined ? this.options.beforeDate : isoOf(endMs),
+				endMs,
 				mayEnd: top ? (): boolean => this.othersFinished(pager) : undefined,
 			});
-			const range = this.addRange(pager, start.timeMs, endMs);
+			this.addRange(pager, start.timeMs, endMs);
 			// Fillout's count is the first page's range's: it goes with that page alone.
 			const total = k === 0 ? this.probes[0].answer?.totalResponses : undefined;
 			pager.receiveFirst(start.query, { responses: start.responses, totalResponses: total });
-			const anchor = lastReadableTime(start.responses);
-			range.complete = endMs !== undefined && anchor !== undefined && anchor >= endMs;
 		}
 	}
 
@@ -211,7 +208,7 @@ export class SubmissionReader<T extends PagedSubmission> {
 	}
 
 	private addRange(pager: SubmissionPager<T>, startMs?: number, endMs?: number): Range<T> {
-		const range = { pager, startMs, endMs, sent: 0, complete: false, busy: false };
+		const range = { pager, startMs, endMs, sent: 0, busy: false };
 		this.ranges.push(range);
 		return range;
 	}
@@ -246,5 +243,5 @@ export class SubmissionReader<T extends PagedSubmission> {
 }
 
 function isFinished<T extends PagedSubmission>(range: Range<T>): boolean {
-	return range.complete || range.pager.finished;
+	return range.pager.finished;
 }

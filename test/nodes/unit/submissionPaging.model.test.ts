@@ -1,6 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: PAGER_SEED from the environment replays one case */
+import { probeOffsets } from '../../../nodes/Fillout/reading/rangeStarts';
 import { SubmissionPager } from '../../../nodes/Fillout/reading/submissionPager';
 import {
+	MAX_RANGES,
 	SubmissionReader,
 	type ReaderRequest,
 } from '../../../nodes/Fillout/reading/submissionReader';
@@ -22,7 +24,8 @@ import { ListModel, prng } from './support/listModel';
 
 const START = Date.UTC(2024, 0, 1);
 const CASES = Number(process.env.PAGER_CASES ?? 3000);
-type Ties = 'none' | 'all' | 'boundary' | 'random';
+/** 'rangeStarts': instants of more ties than a page where the parallel reader's ranges meet. */
+type Ties = 'none' | 'all' | 'boundary' | 'random' | 'rangeStarts';
 
 interface Case {
 	seed: number;
@@ -51,7 +54,7 @@ function caseOf(seed: number): Case {
 	const random = prng(seed);
 	const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)];
 	const pageSize = pick([2, 3, 5, 10, 150]);
-	return {
+	const c: Case = {
 		seed,
 		sort: pick(['asc', 'desc'] as const),
 		inclusiveBounds: random() < 0.5,
@@ -68,9 +71,19 @@ function caseOf(seed: number): Case {
 		parallel: random() < 0.6,
 		futureDated: random() < 0.3,
 	};
+	// Drawn last, so that the other cases stay what their seeds made them before.
+	if (random() < 0.2) {
+		c.ties = 'rangeStarts';
+		// Half of them with the node's pages of 150, enough to split (600 to 1,800).
+		if (random() < 0.5) c.pageSize = 150;
+		const pages = 4 + Math.floor(random() * (c.pageSize === 150 ? 8 : 20));
+		c.count = pages * (c.pageSize - 1) + Math.floor(random() * c.pageSize);
+	}
+	return c;
 }
 
 function timesFor(c: Case, random: () => number): number[] {
+	if (c.ties === 'rangeStarts') return rangeStartTimes(c, random);
 	return Array.from({ length: c.count }, (_, i) => {
 		if (c.ties === 'all') return START;
 		if (c.ties === 'random') return START + Math.floor((random() * c.count) / 3) * 1000;
@@ -78,6 +91,31 @@ function timesFor(c: Case, random: () => number): number[] {
 		const position = c.ties === 'boundary' && (i + 1) % c.pageSize === 0 ? i - 1 : i;
 		return START + position * 1000;
 	});
+}
+
+/**
+ * One a second, but at the offsets where the reader probes (where a Limit read's pages
+ * meet, for one that does not split), instants of more ties than a page: most start just
+ * after the probe's first, so that a range starts, and the one before it ends, on them;
+ * others start at the probe's first or around it.
+ */
+function rangeStartTimes(c: Case, random: () => number): number[] {
+	const step = c.pageSize - 1;
+	const ranges = Math.min(MAX_RANGES, Math.floor(c.count / (2 * step)));
+	const offsets =
+		ranges >= 2 && c.maxItems === undefined
+			? probeOffsets(c.count, ranges, step)
+			: Array.from({ length: Math.floor(c.count / step) }, (_, k) => (k + 1) * step);
+	const instantOf = Array.from({ length: c.count }, (_, i) => i);
+	let end = 0;
+	for (const offset of offsets) {
+		const size = c.pageSize + 1 + Math.floor(random() * 2 * c.pageSize);
+		const shift = [1, 1, 1, 0, 2, 1 - Math.floor(size / 2)][Math.floor(random() * 6)];
+		const from = Math.max(offset + shift, end);
+		end = Math.min(c.count, from + size);
+		for (let i = from; i < end; i++) instantOf[i] = from;
+	}
+	return instantOf.map((position) => START + position * 1000);
 }
 
 /**
@@ -178,8 +216,10 @@ function runCase(c: Case) {
 		return answered;
 	};
 	let result: ModelRow[] = [];
+	/** Where the parallel reader's ranges start, after the first. */
+	const starts: number[] = [];
 	try {
-		result = c.parallel ? readInParallel(c, answer, random, now) : readInTurn(c, answer);
+		result = c.parallel ? readInParallel(c, answer, random, now, starts) : readInTurn(c, answer);
 	} catch (caught) {
 		error = caught;
 	}
@@ -187,7 +227,7 @@ function runCase(c: Case) {
 	const largeInstants = [...ties].filter(([, count]) => count >= c.pageSize).map(([t]) => t);
 	return {
 		...{ model, initial, initialTime, byId, deleted, emptied, largeInstants, error, result },
-		editedBehindFuture,
+		...{ editedBehindFuture, starts },
 	};
 }
 
@@ -206,17 +246,23 @@ function readInParallel(
 	answer: (query: PageQuery) => ListAnswer,
 	random: () => number,
 	now: { ms: number },
+	starts: number[],
 ): ModelRow[] {
 	const reader = new SubmissionReader<ModelRow>(c);
+	const { ranges } = reader as unknown as { ranges: Array<{ startMs?: number }> };
 	const inFlight: ReaderRequest[] = [];
-	while (!reader.finished) {
-		inFlight.push(...reader.ready());
-		if (inFlight.length === 0) throw new Error('The reader is waiting with nothing in flight');
-		const [request] = inFlight.splice(Math.floor(random() * inFlight.length), 1);
-		const served = now.ms - (now.ms % 1000);
-		reader.receive(request.id, answer(request.query), served);
+	try {
+		while (!reader.finished) {
+			inFlight.push(...reader.ready());
+			if (inFlight.length === 0) throw new Error('The reader is waiting with nothing in flight');
+			const [request] = inFlight.splice(Math.floor(random() * inFlight.length), 1);
+			const served = now.ms - (now.ms % 1000);
+			reader.receive(request.id, answer(request.query), served);
+		}
+		return reader.results();
+	} finally {
+		for (const { startMs } of ranges) if (startMs !== undefined) starts.push(startMs);
 	}
-	return reader.results();
 }
 
 function traceOf(query: object, answer: ListAnswer, model: ListModel): string {
@@ -306,6 +352,12 @@ function check(c: Case): string | undefined {
 		const floor = sequential + extra;
 		if (requests > floor) return `${requests} requests where ${floor} suffice`;
 	}
+	if (!c.churn && !c.unstableTies && !c.garbledTimes && c.inclusiveBounds) {
+		// Inclusive bounds list each range's end too, which it does not read: no request more.
+		const strict = runCase({ ...c, inclusiveBounds: false }).model.queries.length;
+		const requests = model.queries.length;
+		if (requests !== strict) return `${requests} requests, ${strict} with strict bounds`;
+	}
 	return undefined;
 }
 
@@ -326,7 +378,7 @@ describe('SubmissionPager against a model of the list endpoint (randomized)', ()
 	it('covers every kind of case it claims to (ties, churn, both sorts and bounds, limits)', () => {
 		const cases = seeds.length > 1 ? seeds.map(caseOf) : [];
 		if (cases.length === 0) return;
-		for (const ties of ['none', 'all', 'boundary', 'random'] as const) {
+		for (const ties of ['none', 'all', 'boundary', 'random', 'rangeStarts'] as const) {
 			expect(
 				cases.filter((c) => c.ties === ties && c.churn && c.count > 2 * c.pageSize).length,
 			).toBeGreaterThan(50);
@@ -346,7 +398,7 @@ describe('SubmissionPager against a model of the list endpoint (randomized)', ()
 	it('meets what it models: instants larger than a page in an unstable order, read to the end or refused', () => {
 		let refused = 0;
 		let exact = 0;
-		for (let seed = 1; seed <= 600; seed++) {
+		for (let seed = 1; seed <= 800; seed++) {
 			const c = caseOf(seed);
 			if (!c.unstableTies || c.maxItems !== undefined) continue;
 			const run = runCase(c);
@@ -356,6 +408,21 @@ describe('SubmissionPager against a model of the list endpoint (randomized)', ()
 		}
 		expect(refused).toBeGreaterThan(10);
 		expect(exact).toBeGreaterThan(10);
+	});
+
+	it('puts instants of more than 150 ties where ranges meet, in stable and unstable orders', () => {
+		const atRangeStart = { stable: 0, unstable: 0 };
+		for (let seed = 1; seed <= 1200; seed++) {
+			const c = caseOf(seed);
+			if (c.ties !== 'rangeStarts' || c.pageSize !== 150 || !c.parallel) continue;
+			const run = runCase(c);
+			const ties = tiesOf([...run.byId.values()]);
+			if (run.starts.some((ms) => (ties.get(ms) ?? 0) > 150)) {
+				atRangeStart[c.unstableTies ? 'unstable' : 'stable']++;
+			}
+		}
+		expect(atRangeStart.stable).toBeGreaterThan(10);
+		expect(atRangeStart.unstable).toBeGreaterThan(3);
 	});
 
 	it('really changes the table between requests, and between a count and its page', () => {

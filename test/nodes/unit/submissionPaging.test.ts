@@ -294,6 +294,42 @@ describe('SubmissionPager: what the service returns is checked', () => {
 		);
 	});
 
+	it('a busy form (one in, the newest read deleted between the count and the page, 6 times) reads on: a short page below the count that brings new ones is no failure', () => {
+		const service = new ListModel();
+		service.addMany(200, START, 1000);
+		let now = START + 1_000_000;
+		let newestRead = '';
+		const pager = new SubmissionPager<ModelRow>({ sort: 'asc' });
+		for (let query = pager.next(), request = 0; query; query = pager.next(), request++) {
+			const busy = request >= 1 && request <= 6;
+			if (busy) service.add((now += 1000));
+			const answer = service.list(query, () => busy && service.remove(newestRead));
+			// Each busy page lists one less than its count, and one not read before.
+			if (busy) expect(answer.responses.length).toBe(answer.totalResponses - 1);
+			newestRead = answer.responses[answer.responses.length - 1].submissionId;
+			pager.receive(answer);
+		}
+		// Those deleted were read before they were.
+		expect(idsOf(pager.results())).toEqual(range(0, 206));
+		expect(service.queries).toHaveLength(8);
+	});
+
+	it('short pages below the count now and then, each followed by one that brings a new submission, are no failure', () => {
+		const service = new ListModel();
+		service.addMany(200, START, 1000);
+		let now = START + 1_000_000;
+		// For 10 pages the count is one over; a respondent submits after every other page.
+		const result = readAll(
+			service,
+			{ sort: 'asc' },
+			(page) => page < 10 && page % 2 === 0 && service.add((now += 1000)),
+			(answer, page) =>
+				page >= 1 && page <= 10 ? { ...answer, totalResponses: answer.totalResponses + 1 } : answer,
+		);
+		expect(idsOf(result)).toEqual(range(0, 205));
+		expect(service.queries).toHaveLength(12);
+	});
+
 	it('reads submissions whose time cannot be read, in the service’s order', () => {
 		const service = new ListModel();
 		for (let i = 0; i < 400; i++) {

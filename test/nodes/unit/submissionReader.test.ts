@@ -139,6 +139,47 @@ describe('SubmissionReader: Return All with pages in flight', () => {
 		expect(reader.finished).toBe(false);
 	});
 
+	it('a range ending on an instant of 300 ties does not read it (inclusive bounds list it): no request more than strict bounds', () => {
+		// 10,000 by the second, but positions 1,191 to 1,490 share one instant: the first
+		// probe (offset 1,190) shows its start, so the second range starts there.
+		const boundary = START + 1_191_000;
+		const requestsWith = (inclusiveBounds: boolean): number => {
+			const service = new ListModel({ inclusiveBounds });
+			for (let i = 0; i < 10_000; i++)
+				service.add(i > 1_190 && i <= 1_490 ? boundary : START + i * 1000);
+			const { rows, reader } = readInFlight(service, { sort: 'asc' });
+			expect(idsOf(rows)).toEqual(Array.from({ length: 10_000 }, (_, i) => `s${i}`));
+			const starts = (reader as unknown as { ranges: Array<{ startMs?: number }> }).ranges;
+			expect(starts[1].startMs).toBe(boundary);
+			// No page of the first range (before the boundary) starts at the boundary's instant.
+			const intoBoundary = service.queries.filter(
+				(query) =>
+					query.beforeDate === new Date(boundary).toISOString() &&
+					query.afterDate === new Date(boundary - 1).toISOString(),
+			);
+			expect(intoBoundary).toEqual([]);
+			return service.queries.length;
+		};
+		// 68 for 10,000, and the instant's second read by its own range (inclusive: 79 before).
+		expect(requestsWith(false)).toBe(73);
+		expect(requestsWith(true)).toBe(73);
+	});
+
+	it('a range asks for times before the next range’s start, not a millisecond less: one at 1 ms before it is read', () => {
+		for (const inclusiveBounds of [false, true]) {
+			const service = new ListModel({ inclusiveBounds });
+			// As above, with s1190 moved to 1 ms before the second range's start.
+			const boundary = START + 1_191_000;
+			for (let i = 0; i < 10_000; i++) {
+				service.add(i === 1_190 ? boundary - 1 : START + i * 1000);
+			}
+			const { rows, reader } = readInFlight(service, { sort: 'asc' });
+			const starts = (reader as unknown as { ranges: Array<{ startMs?: number }> }).ranges;
+			expect(starts[1].startMs).toBe(boundary);
+			expect(idsOf(rows)).toEqual(Array.from({ length: 10_000 }, (_, i) => `s${i}`));
+		}
+	});
+
 	it('10,000 newest first: the same submissions, reversed', () => {
 		const service = new ListModel();
 		service.addMany(10_000, START, 1000);
@@ -243,6 +284,7 @@ describe('SubmissionReader: Return All with pages in flight', () => {
 		const starts = (reader as unknown as { ranges: Array<{ startMs?: number }> }).ranges
 			.map((range) => range.startMs)
 			.filter((ms) => ms !== undefined);
+		expect(starts.length).toBeGreaterThan(0);
 		for (const ms of starts) expect(ms!).toBeLessThanOrEqual(present - 1000);
 	});
 
