@@ -103,6 +103,9 @@ function signedWithCredential(
 function expectedCarried(production: WebhookRecord, workflowId: string, apiKey: string) {
 	const rest: Partial<WebhookRecord> = { ...production };
 	delete rest.secret;
+	// The owner fields are not carried: the signature binds the workflow and node.
+	delete rest.workflowId;
+	delete rest.nodeId;
 	const fields = {
 		...(rest as Omit<WebhookRecord, 'secret'>),
 		secretFingerprint: sha256(production.secret, 'base64url'),

@@ -51,9 +51,10 @@ export async function readDerivedKeys(
 		secret: derivedSecret(key, scope),
 		recordKey: derivedRecordKey(key, scope),
 	});
-	return typed === material
-		? pair(material)
-		: { ...pair(material), untrimmed: pair(typed as string) };
+	// Trimming only shortens: a longer key as typed had spaces around it.
+	const typedKey = typed as string;
+	if (typedKey.length === material.length) return pair(material);
+	return { ...pair(material), untrimmed: pair(typedKey) };
 }
 
 /** Each derivation the keys hold: the current one first. */
