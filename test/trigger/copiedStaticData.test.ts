@@ -10,8 +10,14 @@ import { randomBytes } from 'node:crypto';
 import type { TriggerHarness } from '../harness';
 import { apiClient, freshForm, useHarness, type Json } from '../sandbox/support';
 import { startEndpoint, type Endpoint } from './support/endpoint';
-import { filloutTrigger, n8nLogger, secretIn, slots, webhooksOf } from './support';
-import { forgetProcessMemory } from './support';
+import {
+	filloutTrigger,
+	forgetProcessMemory,
+	n8nLogger,
+	secretIn,
+	slots,
+	webhooksOf,
+} from './support';
 
 const h = useHarness({ rateLimit: 0, quiet: true });
 let endpoint: Endpoint;
