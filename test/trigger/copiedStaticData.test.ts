@@ -176,3 +176,22 @@ it('the trigger’s own record after the API key changed (owner fields, old secr
 	expect(ids).toEqual([slots(rotated).production!.webhookId]);
 	expect(ids).not.toContain(old.webhookId);
 });
+
+it('the trigger’s own record without owner fields (derived secret) at an old address is removed', async () => {
+	const formId = await freshForm(h.control);
+	const a = await workflowA(formId);
+	const { workflowId, nodeId, ...older } = slots(a).production!;
+	expect([workflowId, nodeId]).toEqual(['workflow-A', expect.any(String)]);
+	// n8n's webhook address changed since (WEBHOOK_URL): only the secret shows it is A's.
+	const moved = filloutTrigger(h, formId, `${endpoint.url}/n8n`, {
+		workflowId: 'workflow-A',
+		webhookId: A_WEBHOOK_ID,
+		staticData: { 'node:Fillout Trigger': { production: older } },
+	});
+
+	await moved.activate({ activation: 'init' });
+
+	expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([
+		slots(moved).production!.webhookId,
+	]);
+});
