@@ -195,3 +195,23 @@ it('the trigger’s own record without owner fields (derived secret) at an old a
 		slots(moved).production!.webhookId,
 	]);
 });
+
+it('a record naming another workflow but no node (a node without an id) is not removed, even at this node’s address', async () => {
+	const formId = await freshForm(h.control);
+	const a = await workflowA(formId);
+	const { nodeId, ...withoutNode } = slots(a).production!;
+	expect(nodeId).toEqual(expect.any(String));
+	jest.spyOn(n8nLogger(), 'warn').mockImplementation(() => undefined);
+
+	// A copy that kept the node's webhookId: the record's address is this node's own.
+	const b = workflowB(
+		formId,
+		{ 'node:Fillout Trigger': { production: withoutNode } },
+		A_WEBHOOK_ID,
+	);
+	expect(withoutNode.url).toBe(b.webhookUrl());
+	await b.deactivate();
+
+	expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([withoutNode.webhookId]);
+	expect((await respond(formId)).get(withoutNode.webhookId)).toMatchObject({ statusCode: 200 });
+});

@@ -407,6 +407,21 @@ describe('OAuth2', () => {
 		expect(result.items).toHaveLength(1);
 	});
 
+	it('without a client secret: an n8n start keeps the recorded webhook (random secret) instead of replacing it', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl, oauth());
+		jest.spyOn(n8nLogger(), 'warn').mockImplementation(() => undefined);
+		await trigger.activate();
+		const [webhook] = await webhooksOf(h, formId);
+
+		const restarted = filloutTrigger(h, formId, instanceUrl, {
+			...oauth(),
+			staticData: trigger.staticData,
+		});
+		expect(await restarted.activate({ activation: 'init' })).toEqual({ existed: true });
+		expect((await webhooksOf(h, formId)).map((w) => w.id)).toEqual([webhook.id]);
+	});
+
 	it('without a client secret: a random secret with a warning, and a lost record refuses deliveries with an error', async () => {
 		const formId = await freshForm(h.control);
 		const trigger = filloutTrigger(h, formId, instanceUrl, oauth());

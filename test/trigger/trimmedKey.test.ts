@@ -23,7 +23,8 @@ import {
 } from './support';
 
 const NEW_KEY = 'sk_prod_trimmed_key_tests_second';
-const env = useTriggerSandbox({ apiKeys: [NEW_KEY] });
+const OAUTH_TOKEN = 'fillout_token_trimmed_key_tests';
+const env = useTriggerSandbox({ apiKeys: [NEW_KEY, OAUTH_TOKEN] });
 let h: Harness;
 let instanceUrl: string;
 beforeAll(() => ({ h, instanceUrl } = env));
@@ -171,4 +172,26 @@ it('a long-lived process that cached the keys of one API key derives them again 
 		global: { count: 1 },
 		[NODE_KEY]: { production: expect.objectContaining({ secret: newSecret }) },
 	});
+});
+
+it('an OAuth2 client secret derives the secret as typed: only the API key is trimmed (its Authorization header is)', async () => {
+	const formId = await freshForm(h.control);
+	const clientSecret = '  oauth client secret with spaces \n';
+	const oauth = filloutTrigger(h, formId, instanceUrl, {
+		parameters: { authentication: 'oAuth2' },
+		credentials: {
+			filloutFormsOAuth2Api: {
+				clientId: 'client-id',
+				clientSecret,
+				oauthTokenData: { access_token: OAUTH_TOKEN, base_url: h.sandbox.origin },
+			},
+		},
+	});
+	await oauth.activate();
+	const [webhook] = await webhooksOf(h, formId);
+	const secret = secretIn(webhook.url as string)!;
+	expect(secret).toBe(documentedSecret(clientSecret, `workflow-${formId}`, formId));
+	expect(secret).not.toBe(documentedSecret(clientSecret.trim(), `workflow-${formId}`, formId));
+	await oauth.deactivate();
+	expect(await webhooksOf(h, formId)).toEqual([]);
 });
