@@ -16,16 +16,12 @@ import {
 	simplifyOption,
 } from './shared/descriptions';
 import { listSearch } from './methods';
-import {
-	downloadFilesParameters,
-	FILES_KEY,
-	fileSettingsOf,
-	itemsWithFiles,
-} from './downloadFiles';
-import { firstDelivery, forgetDelivery, rememberRecord } from './shared/processMemory';
+import { downloadFilesParameters, FILES_KEY, fileSettingsOf } from './downloadFiles';
+import { firstDelivery, rememberRecord } from './shared/processMemory';
 import { submissionItem } from './shared/submissionItem';
 import { readDelivery } from './webhookTrigger/delivery';
 import { authenticateDelivery } from './webhookTrigger/deliveryAuth';
+import { startWithFiles } from './webhookTrigger/filesDelivery';
 import {
 	currentSlot,
 	recordedFits,
@@ -165,18 +161,6 @@ export class FilloutTrigger implements INodeType {
 		}
 		// Never returnJsonArray: it lifts the keys of an object holding `json` onto the item.
 		if (!files) return { workflowData: [withRecord([{ json: item }])] };
-		// Fillout is answered before the downloads, which may take longer than it waits.
-		res.status(200).json({ message: 'Workflow was started' });
-		let downloaded = false;
-		try {
-			const items = await itemsWithFiles(this, [submission], [item], files, {
-				onFailure: 'record',
-			});
-			downloaded = true;
-			return { noWebhookResponse: true, workflowData: [withRecord(items)] };
-		} finally {
-			// No execution starts after a throw: a resend of the submission may.
-			if (!downloaded) forgetDelivery(this, slot, formId, submission.submissionId);
-		}
+		return await startWithFiles(this, { slot, formId, submission, item }, files, withRecord);
 	}
 }
