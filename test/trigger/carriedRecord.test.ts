@@ -212,6 +212,27 @@ describe('a worker that saves static data saves the record with it', () => {
 		expect(run.saved).toEqual({ global: { count: 1 }, [NODE_KEY]: { production } });
 	});
 
+	it('with Download Files on, the record rides the same way and the worker saves it', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl, {
+			parameters: { downloadFiles: true },
+		});
+		await trigger.activate();
+		const production = slots(trigger).production!;
+		const delivery = await trigger.receive({
+			query: { secret: production.secret },
+			body: body(formId, 'files-on'),
+		});
+		expect(delivery.res.body).toEqual({ message: 'Workflow was started' });
+		expect(delivery.items[0][SIGNED_RECORD_KEY]).toEqual(
+			expectedCarried(production, `workflow-${formId}`, h.sandbox.demo.apiKey),
+		);
+
+		const run = await runAsWorker(trigger, delivery.items, { counts: true });
+
+		expect(run.saved).toEqual({ global: { count: 1 }, [NODE_KEY]: { production } });
+	});
+
 	it('static data that already holds the slot (an execution in the main process) keeps what it holds', async () => {
 		const { trigger, production, delivery } = await publishedAndDelivered('c3');
 		const held = { [NODE_KEY]: { production: { ...production, formName: 'as loaded' } } };
