@@ -16,16 +16,12 @@ import {
 	simplifyOption,
 } from './shared/descriptions';
 import { listSearch } from './methods';
-import {
-	downloadFilesParameters,
-	FILES_KEY,
-	fileSettingsOf,
-	itemsWithFiles,
-} from './downloadFiles';
+import { downloadFilesParameters, FILES_KEY, fileSettingsOf } from './downloadFiles';
 import { firstDelivery, rememberRecord } from './shared/processMemory';
 import { submissionItem } from './shared/submissionItem';
 import { readDelivery } from './webhookTrigger/delivery';
 import { authenticateDelivery } from './webhookTrigger/deliveryAuth';
+import { startWithFiles } from './webhookTrigger/filesDelivery';
 import {
 	currentSlot,
 	recordedFits,
@@ -33,6 +29,7 @@ import {
 	removeRecordedWebhook,
 } from './webhookTrigger/lifecycle';
 import { keepUnrecordedRegistration, reportUnremovable } from './webhookTrigger/lostRecord';
+import { logRefusedDelivery } from './webhookTrigger/refusedDelivery';
 import {
 	restoreSignedRecord,
 	signRecord,
@@ -126,6 +123,7 @@ export class FilloutTrigger implements INodeType {
 		const res = this.getResponseObject();
 		const auth = await authenticateDelivery(this);
 		if (!auth.ok) {
+			logRefusedDelivery(this, auth.slot, auth.presented);
 			res.status(401).json({ message: 'Unauthorized: missing or wrong secret' });
 			return { noWebhookResponse: true };
 		}
@@ -136,20 +134,13 @@ export class FilloutTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		// A second registration for this address delivers the same submission again.
 		const { slot, formId, record } = auth;
-		if (!firstDelivery(this, slot, formId, delivery.submission.submissionId)) {
-			res
-				.status(200)
-				.json({ message: 'Already received: this submission started the workflow once' });
-			return { noWebhookResponse: true };
-		}
-
+		const { submission } = delivery;
 		const simplify = this.getNodeParameter('simplify', true) as boolean;
 		const files = fileSettingsOf((name, fallback) => this.getNodeParameter(name, fallback));
 		// The form is the one the secret was issued for, whatever the body says.
 		const item = submissionItem(
-			delivery.submission,
+			submission,
 			{ formId, formName: delivery.formName ?? record?.formName ?? null },
 			simplify,
 			{},
@@ -159,13 +150,17 @@ export class FilloutTrigger implements INodeType {
 		const signed = await signRecord(this, slot, record);
 		const withRecord = (items: INodeExecutionData[]) =>
 			signed === undefined ? items : withSignedRecord(items, signed);
+
+		// Marked only now that nothing before the execution can fail: a 500 is resent.
+		// A second registration for this address delivers the same submission again.
+		if (!firstDelivery(this, slot, formId, submission.submissionId)) {
+			res
+				.status(200)
+				.json({ message: 'Already received: this submission started the workflow once' });
+			return { noWebhookResponse: true };
+		}
 		// Never returnJsonArray: it lifts the keys of an object holding `json` onto the item.
 		if (!files) return { workflowData: [withRecord([{ json: item }])] };
-		// Fillout is answered before the downloads, which may take longer than it waits.
-		res.status(200).json({ message: 'Workflow was started' });
-		const items = await itemsWithFiles(this, [delivery.submission], [item], files, {
-			onFailure: 'record',
-		});
-		return { noWebhookResponse: true, workflowData: [withRecord(items)] };
+		return await startWithFiles(this, { slot, formId, submission, item }, files, withRecord);
 	}
 }

@@ -103,6 +103,9 @@ function signedWithCredential(
 function expectedCarried(production: WebhookRecord, workflowId: string, apiKey: string) {
 	const rest: Partial<WebhookRecord> = { ...production };
 	delete rest.secret;
+	// The owner fields are not carried: the signature binds the workflow and node.
+	delete rest.workflowId;
+	delete rest.nodeId;
 	const fields = {
 		...(rest as Omit<WebhookRecord, 'secret'>),
 		secretFingerprint: sha256(production.secret, 'base64url'),
@@ -203,6 +206,27 @@ describe('a worker that saves static data saves the record with it', () => {
 
 	it('a node that counts in global static data: the saved object holds the count and the record, secret included', async () => {
 		const { trigger, production, delivery } = await publishedAndDelivered('c2');
+
+		const run = await runAsWorker(trigger, delivery.items, { counts: true });
+
+		expect(run.saved).toEqual({ global: { count: 1 }, [NODE_KEY]: { production } });
+	});
+
+	it('with Download Files on, the record rides the same way and the worker saves it', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = filloutTrigger(h, formId, instanceUrl, {
+			parameters: { downloadFiles: true },
+		});
+		await trigger.activate();
+		const production = slots(trigger).production!;
+		const delivery = await trigger.receive({
+			query: { secret: production.secret },
+			body: body(formId, 'files-on'),
+		});
+		expect(delivery.res.body).toEqual({ message: 'Workflow was started' });
+		expect(delivery.items[0][SIGNED_RECORD_KEY]).toEqual(
+			expectedCarried(production, `workflow-${formId}`, h.sandbox.demo.apiKey),
+		);
 
 		const run = await runAsWorker(trigger, delivery.items, { counts: true });
 

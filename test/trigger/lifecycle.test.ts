@@ -40,6 +40,8 @@ describe('activation', () => {
 			secret: secretIn(webhook.url),
 			apiRoot: h.sandbox.apiRoot,
 			createdAt: expect.any(String),
+			workflowId: `workflow-${formId}`,
+			nodeId: trigger.executionSetup().node.id,
 		});
 		expect(slots(trigger).test).toBeUndefined();
 	});
@@ -83,7 +85,11 @@ describe('activation', () => {
 		const before = filloutTrigger(h, formA, instanceUrl);
 		await before.activate();
 
-		const after = filloutTrigger(h, formB, instanceUrl, { staticData: before.staticData });
+		// The same workflow with another form.
+		const after = filloutTrigger(h, formB, instanceUrl, {
+			staticData: before.staticData,
+			workflowId: `workflow-${formA}`,
+		});
 		await after.activate({ activation: 'update' });
 
 		expect(await webhooksOf(h, formA)).toEqual([]);
@@ -160,6 +166,7 @@ describe('activation when the old webhook cannot simply be removed', () => {
 		const otherForm = await freshForm(h.control);
 		const moving = filloutTrigger(h, otherForm, instanceUrl, {
 			staticData: badKey.staticData,
+			workflowId: `workflow-${formId}`,
 			credentials: sandboxCredentials(h, 'sk_prod_not_a_key'),
 		});
 		await expect(moving.activate()).rejects.toThrow('Fillout refused the credentials');
@@ -181,7 +188,10 @@ describe('activation when the old webhook cannot simply be removed', () => {
 		await h.control.post('/faults', { dropNext: { count: 4, pathPattern: '/webhook/delete' } });
 		// Another form: the recorded webhook must go before a new one is registered.
 		const otherForm = await freshForm(h.control);
-		const moving = filloutTrigger(h, otherForm, instanceUrl, { staticData: trigger.staticData });
+		const moving = filloutTrigger(h, otherForm, instanceUrl, {
+			staticData: trigger.staticData,
+			workflowId: `workflow-${formId}`,
+		});
 
 		await expect(moving.activate({ activation: 'update' })).rejects.toThrow(
 			'Could not reach Fillout',
@@ -203,6 +213,7 @@ describe('activation when the old webhook cannot simply be removed', () => {
 
 		const after = filloutTrigger(h, euForm, instanceUrl, {
 			staticData: before.staticData,
+			workflowId: `workflow-${formId}`,
 			credentials: {
 				filloutFormsApi: {
 					apiKey: h.sandbox.demo.euApiKey,

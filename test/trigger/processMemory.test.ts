@@ -130,6 +130,10 @@ describe('what one process remembers', () => {
 		const query = { secret: slots(trigger).production!.secret };
 		expect((await trigger.receive({ query, body: delivery(formId, 's1') })).items).toHaveLength(1);
 		expect((await trigger.receive({ query, body: delivery(formId, 's1') })).items).toHaveLength(0);
+		// A refused delivery: its log's throttle.
+		jest.spyOn(n8nLogger(), 'warn').mockImplementation(() => undefined);
+		const refused = await trigger.receive({ query: { secret: 'x' }, body: delivery(formId, 's2') });
+		expect(refused.res.statusCode).toBe(401);
 		// The polling trigger: its cursor, and a warning of a future-dated submission.
 		const pollForm = await freshForm(h.control);
 		await submit(h.sandbox, pollForm, {

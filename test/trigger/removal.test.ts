@@ -55,7 +55,10 @@ describe('a webhook Fillout answers 400 for (already gone)', () => {
 		const formB = await freshForm(h.control);
 		const warn = jest.spyOn(n8nLogger(), 'warn');
 
-		const changed = filloutTrigger(h, formB, instanceUrl, { staticData: trigger.staticData });
+		const changed = filloutTrigger(h, formB, instanceUrl, {
+			staticData: trigger.staticData,
+			workflowId: trigger.executionSetup().workflow.id,
+		});
 		expect(await changed.activate({ activation: 'update' })).toEqual({
 			existed: false,
 			created: true,

@@ -63,7 +63,10 @@ describe('a restart', () => {
 		const trigger = filloutTrigger(h, formA, instanceUrl);
 		await trigger.activate();
 
-		const changed = filloutTrigger(h, formB, instanceUrl, { staticData: trigger.staticData });
+		const changed = filloutTrigger(h, formB, instanceUrl, {
+			staticData: trigger.staticData,
+			workflowId: `workflow-${formA}`,
+		});
 		expect(await changed.activate({ activation: 'init' })).toEqual({
 			existed: false,
 			created: true,

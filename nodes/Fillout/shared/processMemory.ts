@@ -17,6 +17,8 @@ export const processMemory = {
 	lostRecordsLogged: new Set<string>(),
 	/** Submissions the webhook trigger started the workflow for, to drop a second delivery. */
 	recentSubmissions: new RecentIds({ capacity: 10_000, ttlMs: 60 * 60 * 1000 }),
+	/** Refused deliveries per trigger slot: when one was last logged, and how many since. */
+	refusalLogs: new Map<string, { loggedAt: number; unlogged: number }>(),
 	/** Keys derived from the credential, so a delivery costs no credential read. */
 	derivedKeys: new Map<string, Promise<DerivedKeys | undefined>>(),
 	/** The polling trigger's cursor after its last poll that ended within n8n's budget. */
@@ -57,6 +59,9 @@ export function firstLostRecordLog(ctx: NodeContext, slot: Slot): boolean {
 	return firstTime(processMemory.lostRecordsLogged, slotKey(ctx, slot));
 }
 
+const deliveryKey = (ctx: NodeContext, slot: Slot, formId: string, submissionId: string) =>
+	`${slotKey(ctx, slot)}\n${formId}\n${submissionId}`;
+
 /** True for the first delivery of a submission to this slot and form within the window. */
 export function firstDelivery(
 	ctx: NodeContext,
@@ -64,8 +69,38 @@ export function firstDelivery(
 	formId: string,
 	submissionId: string,
 ): boolean {
-	const key = `${slotKey(ctx, slot)}\n${formId}\n${submissionId}`;
+	const key = deliveryKey(ctx, slot, formId, submissionId);
 	return processMemory.recentSubmissions.firstSighting(key, performance.now());
+}
+
+/** Forgets a delivery whose execution did not start, so that a resend starts it. */
+export function forgetDelivery(
+	ctx: NodeContext,
+	slot: Slot,
+	formId: string,
+	submissionId: string,
+): void {
+	processMemory.recentSubmissions.forget(deliveryKey(ctx, slot, formId, submissionId));
+}
+
+/**
+ * Counts a refused delivery to this slot. When it is to be logged (the slot's first, then
+ * at most one per `intervalMs`), returns how many went unlogged before it; else undefined.
+ */
+export function refusalToLog(
+	ctx: NodeContext,
+	slot: Slot,
+	now: number,
+	intervalMs: number,
+): number | undefined {
+	const key = slotKey(ctx, slot);
+	const last = processMemory.refusalLogs.get(key);
+	if (last !== undefined && now - last.loggedAt < intervalMs) {
+		last.unlogged++;
+		return undefined;
+	}
+	processMemory.refusalLogs.set(key, { loggedAt: now, unlogged: 0 });
+	return last?.unlogged ?? 0;
 }
 
 export function recallPollState(ctx: NodeContext): PollState | undefined {

@@ -34,6 +34,11 @@ export class RecentIds {
 		return true;
 	}
 
+	/** Forgets an id, so that its next sighting is a first one again. */
+	forget(id: string): void {
+		this.seen.delete(id);
+	}
+
 	clear(): void {
 		this.seen.clear();
 	}

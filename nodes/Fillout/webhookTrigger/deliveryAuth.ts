@@ -2,7 +2,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { rememberRecord } from '../shared/processMemory';
 import { formIdForTrigger } from '../shared/parameters';
-import { cachedDerivedKeys } from './derivedKeys';
+import { cachedDerivedKeys, derivationOf } from './derivedKeys';
 import { logLostRecord, PLEASE_DELETE, restoreLostRecords } from './lostRecord';
 import { SECRET_PARAMETER, secretsMatch } from './secret';
 import type { Slot, WebhookRecord } from './webhookRecord';
@@ -11,9 +11,17 @@ import { noteRecordLoss, readRecord, slotFor } from './webhookRecord';
 /** The fingerprint under which a slot without a record caches its derived keys. */
 const NO_RECORD = '';
 
+/** What a refused delivery presented as its secret: nothing, one wrong value, or several. */
+export type PresentedSecret = 'none' | 'wrong' | 'several';
+
 export type DeliveryAuth =
 	| { ok: true; slot: Slot; formId: string; record?: WebhookRecord }
-	| { ok: false };
+	| { ok: false; slot: Slot; presented: PresentedSecret };
+
+function refused(slot: Slot, presented: unknown): DeliveryAuth {
+	if (presented === undefined || presented === '') return { ok: false, slot, presented: 'none' };
+	return { ok: false, slot, presented: typeof presented === 'string' ? 'wrong' : 'several' };
+}
 
 /**
  * Whether a delivery presents this trigger's secret: the record's while there is one (a
@@ -28,13 +36,14 @@ export async function authenticateDelivery(ctx: IWebhookFunctions): Promise<Deli
 	const presented = (ctx.getQueryData() as IDataObject)[SECRET_PARAMETER];
 	if (record !== undefined) {
 		rememberRecord(ctx, slot, record);
-		if (!secretsMatch(presented, record.secret)) return { ok: false };
+		if (!secretsMatch(presented, record.secret)) return refused(slot, presented);
 		return { ok: true, slot, formId: record.formId, record };
 	}
 	const formId = formIdForTrigger(ctx);
-	const expected = (await cachedDerivedKeys(ctx, slot, formId, NO_RECORD))?.secret;
-	if (!secretsMatch(presented, expected)) {
-		if (expected === undefined) {
+	const keys = await cachedDerivedKeys(ctx, slot, formId, NO_RECORD);
+	// Either derivation: a webhook registered before the key was trimmed presents the other.
+	if (derivationOf(keys, presented) === undefined) {
+		if (keys === undefined) {
 			logLostRecord(
 				ctx,
 				slot,
@@ -42,7 +51,7 @@ export async function authenticateDelivery(ctx: IWebhookFunctions): Promise<Deli
 				{ formId },
 			);
 		}
-		return { ok: false };
+		return refused(slot, presented);
 	}
 	noteRecordLoss(data, slot, 'delivery');
 	logLostRecord(

@@ -3,14 +3,23 @@ import type { IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-w
 import { processMemory } from '../shared/processMemory';
 import { credentialTypeOf } from '../transport';
 import type { Slot } from './webhookRecord';
-import { derivedRecordKey, derivedSecret, secretFingerprint } from './secret';
+import { derivedRecordKey, derivedSecret, secretFingerprint, secretsMatch } from './secret';
 
 type TriggerContext = IExecuteFunctions | IHookFunctions | IWebhookFunctions;
 
-/** What the credential gives one trigger slot: the webhook secret and the record key. */
-export interface DerivedKeys {
+/** One derivation: the webhook secret and the record key. */
+export interface KeyPair {
 	secret: string;
 	recordKey: string;
+}
+
+/**
+ * What the credential gives one trigger slot: the keys derived from the API key as requests
+ * send it (trimmed), and, when the key has spaces around it, the keys from the key as typed,
+ * which registrations made by earlier versions carry (docs/trigger-static-data.md).
+ */
+export interface DerivedKeys extends KeyPair {
+	untrimmed?: KeyPair;
 }
 
 /** The cache empties itself when it holds this many entries. */
@@ -27,15 +36,38 @@ export async function readDerivedKeys(
 ): Promise<DerivedKeys | undefined> {
 	const credentialType = credentialTypeOf(ctx);
 	const credentials = await ctx.getCredentials(credentialType);
-	const material =
+	const typed =
 		credentialType === 'filloutFormsApi' ? credentials.apiKey : credentials.clientSecret;
+	// The API key as its credential sends it (`.trim()` in its Authorization header).
+	const material =
+		credentialType === 'filloutFormsApi' && typeof typed === 'string' ? typed.trim() : typed;
 	const workflowId = ctx.getWorkflow().id;
 	const nodeId = ctx.getNode().id;
 	if (typeof material !== 'string' || material === '' || !workflowId || !nodeId) {
 		return undefined;
 	}
 	const scope = { workflowId, nodeId, slot, formId };
-	return { secret: derivedSecret(material, scope), recordKey: derivedRecordKey(material, scope) };
+	const pair = (key: string): KeyPair => ({
+		secret: derivedSecret(key, scope),
+		recordKey: derivedRecordKey(key, scope),
+	});
+	// Trimming only shortens: a longer key as typed had spaces around it.
+	const typedKey = typed as string;
+	if (typedKey.length === material.length) return pair(material);
+	return { ...pair(material), untrimmed: pair(typedKey) };
+}
+
+/** Each derivation the keys hold: the current one first. */
+export function derivations(keys: DerivedKeys | undefined): KeyPair[] {
+	if (keys === undefined) return [];
+	const current = { secret: keys.secret, recordKey: keys.recordKey };
+	return keys.untrimmed === undefined ? [current] : [current, keys.untrimmed];
+}
+
+/** The derivation whose secret this is (compared in constant time), or undefined. */
+export function derivationOf(keys: DerivedKeys | undefined, secret: unknown): KeyPair | undefined {
+	const matching = derivations(keys).filter((pair) => secretsMatch(secret, pair.secret));
+	return matching[0];
 }
 
 /** The secret a delivery to this slot must present, derived from the credential (a read). */

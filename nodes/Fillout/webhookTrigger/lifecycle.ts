@@ -7,13 +7,14 @@ import { filloutError } from '../shared/nodeErrors';
 import { formIdForTrigger } from '../shared/parameters';
 import { forgetRecord } from '../shared/processMemory';
 import { filloutRequest, resolveApiRoot, sendFilloutRequest } from '../transport';
-import { cacheDerivedKeys, expectedSecret, readDerivedKeys } from './derivedKeys';
+import { cacheDerivedKeys, derivationOf, readDerivedKeys } from './derivedKeys';
 import { restoreLostRecords } from './lostRecord';
+import { isOwnRecord, warnNotOwn } from './ownership';
 import { isFilloutCloud, unreachableReason } from './reachability';
 import { removeWebhook } from './removal';
-import { addressWithSecret, newSecret, secretsMatch } from './secret';
+import { addressWithSecret, newSecret } from './secret';
 import type { Slot, WebhookRecord } from './webhookRecord';
-import { createdWebhookId, readRecord, registrationFits, slotFor } from './webhookRecord';
+import { createdWebhookId, ownerOf, readRecord, registrationFits, slotFor } from './webhookRecord';
 
 /**
  * The webhook's lifecycle (n8n's checkExists, create, delete). Fillout cannot list
@@ -50,22 +51,27 @@ export async function recordedFits(ctx: IHookFunctions, state: SlotState): Promi
 		apiRoot: await resolveApiRoot(ctx),
 	};
 	if (!registrationFits(record, wanted)) return false;
-	const expected = await expectedSecret(ctx, slot, formId);
-	if (expected === undefined || secretsMatch(record.secret, expected)) return true;
+	const keys = await readDerivedKeys(ctx, slot, formId);
+	if (keys === undefined || derivationOf(keys, record.secret) !== undefined) return true;
 	ctx.logger.info(
-		`Fillout Trigger: webhook ${record.webhookId} carries a secret not derived from the current credential (registered by an earlier version of this node, or the API key or client secret changed); it is replaced by one that can be verified without static data.`,
+		`Fillout Trigger: webhook ${record.webhookId} carries a secret not derived from the current credential for this workflow and node (registered by an earlier version of this node, the API key or client secret changed, or the record was copied from another workflow); a webhook that can be verified without static data replaces it.`,
 		{ webhookId: record.webhookId, formId },
 	);
 	return false;
 }
 
 /**
- * Removes the webhook this slot recorded (if Fillout still has it) and empties the slot.
- * A failure that may pass throws before the slot is emptied, so the next activation retries.
+ * Removes the webhook this slot recorded (if Fillout still has it and it is this trigger's)
+ * and empties the slot. A failure that may pass throws before the slot is emptied, so the
+ * next activation retries.
  */
 export async function removeRecordedWebhook(ctx: IHookFunctions): Promise<SlotState> {
 	const state = currentSlot(ctx);
-	if (state.record !== undefined) await removeWebhook(ctx, state.record);
+	const { record } = state;
+	if (record !== undefined) {
+		if (await isOwnRecord(ctx, state.slot, record)) await removeWebhook(ctx, record);
+		else warnNotOwn(ctx, record);
+	}
 	delete state.data[state.slot];
 	forgetRecord(ctx, state.slot);
 	return { data: state.data, slot: state.slot };
@@ -157,5 +163,6 @@ export async function registerWebhook(ctx: IHookFunctions, slot: Slot): Promise<
 		secret,
 		apiRoot,
 		createdAt: new Date().toISOString(),
+		...ownerOf(ctx),
 	};
 }

@@ -6,9 +6,10 @@ import type {
 } from 'n8n-workflow';
 
 import { formIdOf } from '../shared/parameters';
-import { cachedDerivedKeys, type DerivedKeys } from './derivedKeys';
+import { cachedDerivedKeys, derivationOf, derivations, type KeyPair } from './derivedKeys';
 import { recordSignature, secretFingerprint, secretsMatch } from './secret';
 import type { Slot, WebhookRecord } from './webhookRecord';
+import { ownerOf } from './webhookRecord';
 
 /**
  * The production record rides, signed and without its secret, on the first item of each
@@ -56,7 +57,7 @@ export function signedContent(
 
 /**
  * The production slot's record, signed, outside manual runs and only when its secret is
- * the one derived from the credential (a worker could not put an older record back).
+ * one derived from the credential (a worker could not put an older record back).
  */
 export async function signRecord(
 	ctx: IWebhookFunctions,
@@ -65,8 +66,11 @@ export async function signRecord(
 ): Promise<SignedRecord | undefined> {
 	if (slot !== 'production' || record === undefined || ctx.getMode() === 'manual') return undefined;
 	const fingerprint = secretFingerprint(record.secret);
-	const keys = await cachedDerivedKeys(ctx, slot, record.formId, fingerprint);
-	if (keys === undefined || !secretsMatch(record.secret, keys.secret)) return undefined;
+	const keys = derivationOf(
+		await cachedDerivedKeys(ctx, slot, record.formId, fingerprint),
+		record.secret,
+	);
+	if (keys === undefined) return undefined;
 	const unsigned = {
 		webhookId: record.webhookId,
 		formId: record.formId,
@@ -118,7 +122,7 @@ function readSigned(value: unknown): SignedRecord | undefined {
 }
 
 /** Whether the record was signed for this node and names its form and derived secret. */
-function isAuthentic(ctx: IExecuteFunctions, signed: SignedRecord, keys: DerivedKeys): boolean {
+function isAuthentic(ctx: IExecuteFunctions, signed: SignedRecord, keys: KeyPair): boolean {
 	const { signature, ...unsigned } = signed;
 	const expected = recordSignature(keys.recordKey, signedContent(ctx, unsigned));
 	const signatureOk = secretsMatch(signature, expected);
@@ -147,8 +151,10 @@ export async function restoreSignedRecord(
 	const signed = readSigned(value);
 	const formId = nodeFormId(ctx);
 	if (signed === undefined || signed.formId !== formId) return false;
-	const keys = await cachedDerivedKeys(ctx, 'production', formId, signed.secretFingerprint);
-	if (keys === undefined || !isAuthentic(ctx, signed, keys)) return false;
+	const held = await cachedDerivedKeys(ctx, 'production', formId, signed.secretFingerprint);
+	// The derivation the fingerprint names (a webhook registered before the key was trimmed).
+	const keys = derivations(held).find((pair) => isAuthentic(ctx, signed, pair));
+	if (keys === undefined) return false;
 	const data = ctx.getWorkflowStaticData('node');
 	if (data.production !== undefined) return false;
 	const record: WebhookRecord = {
@@ -159,6 +165,7 @@ export async function restoreSignedRecord(
 		secret: keys.secret,
 		apiRoot: signed.apiRoot,
 		createdAt: signed.createdAt,
+		...ownerOf(ctx),
 	};
 	setWithoutMarkingChange(data, 'production', { ...record });
 	return true;

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 /**
  * What the webhook trigger keeps in static data (`getWorkflowStaticData('node')`), the only
@@ -24,6 +24,18 @@ export interface WebhookRecord {
 	/** Where the webhook was registered (region, self-hosted or OAuth2 base URL). */
 	apiRoot: string;
 	createdAt: string;
+	/** The workflow and node it was registered for; records of earlier versions have none. */
+	workflowId?: string;
+	nodeId?: string;
+}
+
+/** The owner fields of a record this node writes. */
+export function ownerOf(
+	ctx: Pick<IHookFunctions, 'getWorkflow' | 'getNode'>,
+): Pick<WebhookRecord, 'workflowId' | 'nodeId'> {
+	const workflowId = ctx.getWorkflow().id;
+	const nodeId = ctx.getNode().id;
+	return { ...(workflowId ? { workflowId } : {}), ...(nodeId ? { nodeId } : {}) };
 }
 
 /** When and how a slot's record was found lost: evidence for the next main start. */
