@@ -1,13 +1,15 @@
 import { sleep } from 'n8n-workflow';
 
+import { Lead } from './lead';
 import { isWindowRefusal, SharedRate, type LimitSignal } from './sharedRate';
 
 /**
  * Client-side pacing for Fillout's limit of 5 requests per second per account
  * (docs/fillout-api.md, "Rate limit"). An answered request counts from its answer less the
- * quickest warm round trip seen, until Fillout refuses one for its window; from then on, from
- * its answer, which holds wherever in the round trip Fillout counts. While in flight, a
- * request holds its place. Why: docs/rate-limits.md, "The pacer".
+ * lead (lead.ts): the quickest warm round trip seen, less a margin each refusal it caused
+ * widens for a while. With no lead, from its answer, which holds wherever in the round trip
+ * Fillout counts. While in flight, a request holds its place. Why: docs/rate-limits.md,
+ * "The pacer".
  */
 export const FILLOUT_REQUESTS_PER_WINDOW = 5;
 export const FILLOUT_WINDOW_MS = 1000;
@@ -30,9 +32,7 @@ export class SlidingWindowPacer {
 	private slots: PacerSlot[] = [];
 	private lastStart = -Infinity;
 	private firstAnswerAt = Infinity;
-	private quickestWarmTripMs = Infinity;
-	/** Cleared by Fillout's first refusal for the window: from then on, no lead. */
-	private leadAllowed = true;
+	private readonly lead = new Lead();
 	private answerWaiters: Array<() => void> = [];
 	/** Requests behind the one waiting for its start, in the order they asked. */
 	private line: Array<() => void> = [];
@@ -42,13 +42,6 @@ export class SlidingWindowPacer {
 		public limit = FILLOUT_REQUESTS_PER_WINDOW,
 		readonly windowMs = FILLOUT_WINDOW_MS + CLOCK_MARGIN_MS,
 	) {}
-
-	/** How long before its answer a request is taken to have been counted. */
-	private get leadMs(): number {
-		return this.leadAllowed && Number.isFinite(this.quickestWarmTripMs)
-			? this.quickestWarmTripMs
-			: 0;
-	}
 
 	/** The latest moment Fillout is taken to have counted it: undefined while in flight. */
 	private countedBy(slot: PacerSlot, leadMs: number): number | undefined {
@@ -60,7 +53,7 @@ export class SlidingWindowPacer {
 	 * The earliest start at or after `now` (a monotonic clock, performance.now()), at least
 	 * `spacingMs` after the last start; undefined while requests in flight fill the window.
 	 */
-	earliestStart(now: number, spacingMs = 0, leadMs = this.leadMs): number | undefined {
+	earliestStart(now: number, spacingMs = 0, leadMs = this.lead.at(now)): number | undefined {
 		this.slots = this.slots.filter(
 			(slot) => slot.end === undefined || slot.end > now - this.windowMs,
 		);
@@ -92,8 +85,7 @@ export class SlidingWindowPacer {
 		slot.answered = answered;
 		if (answered) {
 			this.firstAnswerAt = Math.min(this.firstAnswerAt, slot.end);
-			if (slot.warm)
-				this.quickestWarmTripMs = Math.min(this.quickestWarmTripMs, slot.end - slot.start);
+			if (slot.warm) this.lead.tookWarmTrip(slot.end - slot.start);
 		}
 		const waiters = this.answerWaiters;
 		this.answerWaiters = [];
@@ -101,12 +93,12 @@ export class SlidingWindowPacer {
 	}
 
 	/**
-	 * Fillout refused a request for its window: the lead goes for good. True when the lead
-	 * let that request start early, so it may be what overfilled the window; otherwise
+	 * Fillout refused a request for its window. True when the lead let that request start
+	 * early, so it may be what overfilled the window: the lead narrows for a while. False:
 	 * this process kept within the limit wherever Fillout counts, and others use the key.
 	 */
 	refusedForWindow(slot: PacerSlot): boolean {
-		this.leadAllowed = false;
+		if (slot.early) this.lead.refused(slot.start, slot.end ?? slot.start);
 		return slot.early;
 	}
 

@@ -9,14 +9,13 @@ import {
 import { SharedRate } from '../../../nodes/Fillout/transport/sharedRate';
 import { prng } from './support/listModel';
 
-/** A pacer that Fillout refused a request long ago: it counts each request from its answer. */
-function answerRulePacer(): SlidingWindowPacer {
-	const pacer = new SlidingWindowPacer();
-	const refused = pacer.start(-10_000);
-	pacer.finish(refused, -10_000, true);
-	pacer.refusedForWindow(refused);
-	return pacer;
+/** A pacer with no lead: it counts each request from its answer. */
+class AnswerRulePacer extends SlidingWindowPacer {
+	earliestStart(now: number, spacingMs = 0): number | undefined {
+		return super.earliestStart(now, spacingMs, 0);
+	}
 }
+const answerRulePacer = (): SlidingWindowPacer => new AnswerRulePacer();
 
 /** Starts a request at `now` if the pacer allows it then, and returns its slot. */
 function startAt(pacer: SlidingWindowPacer, now: number, spacingMs = 0): PacerSlot {
