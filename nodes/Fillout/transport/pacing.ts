@@ -43,6 +43,11 @@ export class SlidingWindowPacer {
 		readonly windowMs = FILLOUT_WINDOW_MS + CLOCK_MARGIN_MS,
 	) {}
 
+	/** How long before its answer a request is taken to have been counted, at `now`. */
+	leadAt(now: number): number {
+		return this.lead.at(now);
+	}
+
 	/** The latest moment Fillout is taken to have counted it: undefined while in flight. */
 	private countedBy(slot: PacerSlot, leadMs: number): number | undefined {
 		if (slot.end === undefined) return undefined;
@@ -53,7 +58,7 @@ export class SlidingWindowPacer {
 	 * The earliest start at or after `now` (a monotonic clock, performance.now()), at least
 	 * `spacingMs` after the last start; undefined while requests in flight fill the window.
 	 */
-	earliestStart(now: number, spacingMs = 0, leadMs = this.lead.at(now)): number | undefined {
+	earliestStart(now: number, spacingMs = 0, leadMs = this.leadAt(now)): number | undefined {
 		this.slots = this.slots.filter(
 			(slot) => slot.end === undefined || slot.end > now - this.windowMs,
 		);

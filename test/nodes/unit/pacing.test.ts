@@ -2,6 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 import {
 	finishedWith,
+	observeAnswer,
 	SlidingWindowPacer,
 	waitForTurn,
 	type PacerSlot,
@@ -248,18 +249,21 @@ describe('SlidingWindowPacer with its lead (the quickest warm round trip)', () =
 		expect(pacer.earliestStart(2400)).toBe(3410);
 	});
 
-	it('drops the lead for good at the first refusal, and says whether the lead started that request early', () => {
+	it('narrows the lead by 20 ms at a refusal it caused, and says whether the lead started that request early', () => {
 		const pacer = new SlidingWindowPacer();
 		expect(sequentialStarts(pacer, Array(6).fill(40))[5]).toBe(1010);
 		// Answers at 80, 120, 160, 200 and 1050: from them, not before 80 + 1010.
 		const early = startAt(pacer, 1050);
 		pacer.finish(early, 1090, true);
 		expect(pacer.refusedForWindow(early)).toBe(true);
-		// From the answers now: the fifth latest (120) and a window.
-		expect(pacer.earliestStart(1090)).toBe(1130);
+		expect(pacer.leadAt(1090)).toBe(20);
+		// The fifth latest answer (120) less the lead of 20, and a window.
+		expect(pacer.earliestStart(1090)).toBe(1110);
 		const onTime = startAt(pacer, 2200);
 		pacer.finish(onTime, 2240, true);
 		expect(pacer.refusedForWindow(onTime)).toBe(false);
+		// A refusal the lead did not cause leaves it alone.
+		expect(pacer.leadAt(2240)).toBeCloseTo(20, 1);
 	});
 
 	/**
@@ -302,6 +306,47 @@ describe('SlidingWindowPacer with its lead (the quickest warm round trip)', () =
 	it.each(SEEDS)('seed %i: with no lead, no refusal wherever Fillout counts', (seed) => {
 		const refusals = sendAgainstWindow(answerRulePacer(), tripsInSpells(prng(seed)));
 		expect(refusals).toEqual([]);
+	});
+});
+
+describe('observeAnswer', () => {
+	/** Limit 1: a cold request 0 → 300, a warm one 1310 → 1610 (lead 300), then one the lead let start early at 2320. */
+	function withEarlySlot() {
+		let clock = 0;
+		const pacing = { pacer: new SlidingWindowPacer(1), rate: new SharedRate(5, 1000, () => clock) };
+		pacing.pacer.finish(startAt(pacing.pacer, 0), 300, true);
+		pacing.pacer.finish(startAt(pacing.pacer, 1310), 1610, true);
+		expect(pacing.pacer.leadAt(1610)).toBe(300);
+		const early = startAt(pacing.pacer, 2320);
+		expect(early.early).toBe(true);
+		pacing.pacer.finish(early, 2620, true);
+		clock = 2620;
+		return { pacing, early };
+	}
+	const refusal = { limit: 5, remaining: 0, rateLimited: true };
+
+	it("a window's refusal of a request the lead let start early narrows the lead and cuts nothing", () => {
+		const { pacing, early } = withEarlySlot();
+		observeAnswer(pacing, early, refusal, 2620);
+		expect(pacing.pacer.leadAt(2620)).toBe(280);
+		expect(pacing.rate.rate).toBe(5);
+	});
+
+	it("a window's refusal of a request started on time cuts the rate and leaves the lead", () => {
+		const { pacing } = withEarlySlot();
+		const onTime = startAt(pacing.pacer, 4000);
+		pacing.pacer.finish(onTime, 4300, true);
+		observeAnswer(pacing, onTime, refusal, 4300);
+		expect(pacing.pacer.leadAt(4300)).toBe(300);
+		expect(pacing.rate.rate).toBeCloseTo(2, 10);
+	});
+
+	it('a 429 that leaves room in the window, or an answer, leaves both alone', () => {
+		const { pacing, early } = withEarlySlot();
+		observeAnswer(pacing, early, { limit: 5, remaining: 2, rateLimited: true }, 2620);
+		observeAnswer(pacing, early, { limit: 5, remaining: 0, rateLimited: false }, 2620);
+		expect(pacing.pacer.leadAt(2620)).toBe(300);
+		expect(pacing.rate.rate).toBe(5);
 	});
 });
 
@@ -380,7 +425,7 @@ describe('waitForTurn', () => {
 		const waiting = waitForTurn(pacing);
 		// Cut while the 6th waits for the window (200 ms): it starts at the new spacing.
 		pacing.rate.observe({ limit: 5, remaining: 0, rateLimited: true }, performance.now());
-		expect(pacing.rate.spacingMs).toBe(500);
+		expect(pacing.rate.spacingMs).toBeCloseTo(500, 0);
 		const { slot } = await waiting;
 		expect(slot.start - firsts[4].slot.start).toBeGreaterThanOrEqual(499);
 	});
