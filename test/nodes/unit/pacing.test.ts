@@ -386,20 +386,24 @@ describe('SlidingWindowPacer for an hour at 300 ms, jittery or busy: a refusal c
 	] as const)(
 		'%s: at most a handful of refused windows in the hour, within 1.1 × the floor',
 		(_, jitterMs, busy) => {
+			let refused = 0;
 			for (const seed of [1, 2, 3]) {
 				const { refusals, overFloor } = sendForAnHour(
 					new SlidingWindowPacer(),
 					tripsAt300(prng(seed), jitterMs, busy),
 				);
-				console.log(_, seed, refusals.length, overFloor.toFixed(3));
 				// Refused windows: refusals a second or more apart.
 				const windows = refusals.filter(
 					(slot, i) => i === 0 || slot.end! - refusals[i - 1].end! >= 1000,
 				);
 				expect(windows.length).toBeLessThanOrEqual(6);
 				expect(refusals.length).toBeLessThanOrEqual(15);
+				// With the lead lost for good after a refusal: 1.32 × busy, 1.34 × busy and jittery.
 				expect(overFloor).toBeLessThanOrEqual(1.1);
+				refused += refusals.length;
 			}
+			// A busy machine does overfill windows (1 to 4 refusals a seed): the recovery is exercised.
+			if (busy) expect(refused).toBeGreaterThan(0);
 		},
 	);
 });
