@@ -42,8 +42,10 @@ it('adds up to latencyJitterMs more at random, each call its own', async () => {
 	const took = await Promise.all(Array.from({ length: 12 }, timed));
 	// Never less than the latency; the most is not checked (a busy machine adds its own).
 	for (const ms of took) expect(ms).toBeGreaterThanOrEqual(99);
-	// Twelve draws from 200 ms of jitter: the chance that all land within 40 ms is below 1e-7.
+	// Twelve draws from 200 ms of jitter: the chance that all land within 40 ms is below 1e-7,
+	// or that none is under 180 ms (all would be 300 ms with the whole jitter every time).
 	expect(Math.max(...took) - Math.min(...took)).toBeGreaterThan(40);
+	expect(Math.min(...took)).toBeLessThan(100 + 180);
 	await h.control.delete('/faults');
 	expect((await h.control.get('/faults')).body.latencyJitterMs).toBe(0);
 });

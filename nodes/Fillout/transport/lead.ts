@@ -52,9 +52,8 @@ export class Lead {
 	 */
 	refused(startedAt: number, now: number): void {
 		if (startedAt < this.marginSetAt) return;
-		const at = Math.max(now, this.marginSetAt);
-		const wider = Math.max(2 * this.marginAt(at), this.spreadMs(), LEAD_MARGIN_STEP_MS);
+		const wider = Math.max(2 * this.marginAt(now), this.spreadMs(), LEAD_MARGIN_STEP_MS);
 		this.marginMs = Math.min(wider, this.quickestMs);
-		this.marginSetAt = at;
+		this.marginSetAt = now;
 	}
 }

@@ -109,7 +109,7 @@ export class SharedRate {
 		let rate = this.rateAt(now);
 		const limit = Math.min(signal.limit ?? this.limit, DEFAULT_LIMIT);
 		if (limit !== this.limit) {
-			rate = Math.min(limit, (rate * limit) / this.limit);
+			rate = (rate * limit) / this.limit;
 			this.limit = limit;
 		}
 		if (signal.rateLimited) {

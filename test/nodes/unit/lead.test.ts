@@ -41,6 +41,10 @@ describe('Lead: the quickest warm round trip less a margin', () => {
 		// The last 16: seven of 300 and nine of 400: the median is 400.
 		wider.refused(1000, 1300);
 		expect(wider.at(1300)).toBe(200);
+		const even = leadAfter(300, ...Array(16).fill(400), ...Array(8).fill(300));
+		// The last 16: eight of each; the median is the upper middle one, 400 (with 15 kept, 300).
+		even.refused(1000, 1300);
+		expect(even.at(1300)).toBe(200);
 	});
 
 	it('widens once for the requests started before it widened, then doubles at the next', () => {
@@ -52,6 +56,9 @@ describe('Lead: the quickest warm round trip less a margin', () => {
 		expect(lead.at(1700)).toBeCloseTo(260, 1);
 		lead.refused(1800, 2100);
 		expect(lead.at(2100)).toBeCloseTo(220.07, 2);
+		// Started the moment it last widened: let go by the wider margin, so it widens again.
+		lead.refused(2100, 2400);
+		expect(lead.at(2400)).toBeCloseTo(140.2, 1);
 	});
 
 	it('never goes below none, and comes back from none', () => {
@@ -61,5 +68,8 @@ describe('Lead: the quickest warm round trip less a margin', () => {
 		// The margin was capped at the quickest (100): half of it back after a half-life.
 		expect(lead.at(7100 + 600_000)).toBeCloseTo(50, 10);
 		expect(lead.at(7100 + 2 * HOUR)).toBeCloseTo(100 - 100 / 4096, 10);
+		// A quicker round trip than the margin was set against: still none, not less.
+		lead.tookWarmTrip(40);
+		expect(lead.at(7100)).toBe(0);
 	});
 });
