@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tool: a spinner process keeps one core busy (node:child_process, process.execPath) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- benchmark tool: a spinner process keeps one core busy (node:child_process spawn, process.execPath) */
 /**
  * `--only latency` (issue 24): the export, the import and the polling trigger's backfill
  * with the sandbox at 80, 300 and 1,000 ms per API request, and the HTTP Request node's
