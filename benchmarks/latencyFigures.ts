@@ -11,6 +11,30 @@ import { ratio, REQUESTS_PER_SECOND } from './stats';
 /** The latencies the sandbox adds to every API request, side by side in one run. */
 export const LATENCIES_MS = [80, 300, 1000] as const;
 
+/**
+ * One condition of the latency section: the sandbox's latency, up to `jitterMs` more at
+ * random per request, and whether one core is kept busy by a spinner process meanwhile
+ * (a busy n8n host; issue 32, point 9).
+ */
+export interface LatencyCase {
+	latencyMs: number;
+	jitterMs: number;
+	busy: boolean;
+}
+
+/** Each latency as it is, then 300 ms jittered, on a busy machine, and both. */
+export const LATENCY_CASES: LatencyCase[] = [
+	...LATENCIES_MS.map((latencyMs) => ({ latencyMs, jitterMs: 0, busy: false })),
+	{ latencyMs: 300, jitterMs: 40, busy: false },
+	{ latencyMs: 300, jitterMs: 0, busy: true },
+	{ latencyMs: 300, jitterMs: 40, busy: true },
+];
+
+/** How a row's condition is shown: `300 ms`, `300 ms + 0–40`, `300 ms, busy`. */
+export function caseLabel({ latencyMs, jitterMs = 0, busy = false }: Partial<LatencyCase>): string {
+	return `${latencyMs} ms${jitterMs ? ` + 0–${jitterMs}` : ''}${busy ? ', busy' : ''}`;
+}
+
 export type LatencyRun = 'export' | 'backfill' | 'import' | 'http-export';
 
 const READ_PAGE = 150;
@@ -71,6 +95,10 @@ export const SEQUENTIAL_EXPORT_GROWTH_MIB: Record<number, number> = {
 
 export interface LatencyRow {
 	latencyMs: number;
+	/** Up to this much more latency at random per request (none when absent). */
+	jitterMs?: number;
+	/** One core was kept busy by a spinner process during the row. */
+	busy?: boolean;
 	run: LatencyRun;
 	/** The figures measured (items, wall, requests, 429s, memory). */
 	result: BenchRow;
@@ -199,7 +227,7 @@ export function latencyTable(
 			const allowed = requestTarget(row.run, count);
 			const judged = LATENCY_RUNS[row.run].judged;
 			return [
-				`${row.latencyMs} ms`,
+				caseLabel(row),
 				LATENCY_RUNS[row.run].label,
 				`${count}`,
 				result.ok ? 'yes' : `NO (${result.status})`,
@@ -230,6 +258,7 @@ export function latencyHeader(
 ): string {
 	return [
 		`Latency: the sandbox at ${LATENCIES_MS.join(', ')} ms per API request, ${REQUESTS_PER_SECOND} requests/s per key; export and backfill ${sizes.exportCount}, import ${sizes.importCount}${quick ? ' (QUICK: memory not judged)' : ''}.`,
+		'Then 300 ms again with 0–40 ms of jitter per request ("+ 0–40"), with one of the machine\'s cores kept busy by a spinner process ("busy"), and both: the 300 ms targets apply (the HTTP Request node is not run there).',
 		`Floor = the ideal request count (reads ceil(N/${READ_PAGE}), imports ceil(N/${CREATE_BATCH})) / ${REQUESTS_PER_SECOND} per s. Targets: wall/floor (reads ≤ 1.05 / 1.15 / 1.3 at 80 / 300 / 1000 ms, imports ≤ 1.05 / 1.15 at 80 / 300 ms), data requests (reads ≤ ideal + ${READ_SPARE_REQUESTS}, imports = ideal), no 429, export memory growth no higher than before the parallel reader (SEQUENTIAL_EXPORT_GROWTH_MIB). The HTTP Request node is the reference, not judged.`,
 		`Safe bound = the least time a pacer allows that assumes nothing about where in the round trip Fillout counts a request: groups of ${REQUESTS_PER_SECOND}, each a second (and 10 ms) after the answers of the one before. The pacer keeps to it once Fillout has refused one of its requests; not a target of the issue.`,
 		"Wall: export and import, the execution startedAt → stoppedAt; backfill, the poll's first request (when n8n's scheduler started it after the publish: in the notes) → stoppedAt of the execution that completes the N submissions. Memory: RSS growth of the n8n process group (fresh process per export).",

@@ -26,6 +26,7 @@ import { FILES_FULL, FILES_QUICK, filesHeader, filesTable, runFilesBench } from 
 import { prepareImport, runImport } from './import';
 import { prepareLatency, runLatency } from './latency';
 import {
+	caseLabel,
 	latencyHeader,
 	latencyTable,
 	SEQUENTIAL_EXPORT_GROWTH_MIB,
@@ -216,7 +217,7 @@ async function main(): Promise<void> {
 function latencySection(rows: LatencyRow[], sizes: BenchSizes, quick: boolean): string {
 	const notes = rows
 		.filter(({ result }) => result.notes.length)
-		.map(({ latencyMs, run, result }) => `- ${latencyMs} ms ${run}: ${result.notes.join('; ')}`);
+		.map((row) => `- ${caseLabel(row)} ${row.run}: ${row.result.notes.join('; ')}`);
 	// The memory reference is for 10,000 submissions: not judged at --quick's size.
 	const growthLimit = (latencyMs: number) =>
 		quick ? undefined : SEQUENTIAL_EXPORT_GROWTH_MIB[latencyMs] * MIB;

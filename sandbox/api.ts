@@ -253,9 +253,10 @@ export async function handleApi(
 	const route = `${method} /v1/api${match.kind === 'found' ? match.route.template : '/*'}`;
 	ctx.stats.count(route, key);
 
-	if (ctx.faults.latencyMs > 0) {
+	const delayMs = ctx.faults.latencyMs + Math.random() * ctx.faults.latencyJitterMs;
+	if (delayMs > 0) {
 		ctx.stats.enter(key);
-		await sleep(ctx.faults.latencyMs).finally(() => ctx.stats.leave(key));
+		await sleep(delayMs).finally(() => ctx.stats.leave(key));
 	}
 	const call = { method, path, bodyText: incoming.bodyText };
 	if (ctx.faults.takeDrop(call)) return { kind: 'drop' };

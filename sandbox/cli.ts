@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the sandbox CLI is a dev tool: it reads argv, prints to stdout and handles signals through process */
 /**
- * npm run sandbox -- --port P [--api-key K] [--rate-limit N] [--data FILE]
+ * npm run sandbox -- --port P [--api-key K] [--rate-limit N] [--announce-limit N] [--data FILE]
  *   [--host H] [--code-ttl MS] [--delivery-timeout MS] [--unknown-webhook-status 400|404]
  * Prints the API root first ("API root: <url>"), then what a new user needs to try it.
  */
@@ -11,6 +11,7 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --host H              address to listen on (default 127.0.0.1)
   --api-key K           also accept K for the demo account (repeatable; any format)
   --rate-limit N        requests per second per key (default 5; 0 = off)
+  --announce-limit N    what ratelimit-limit says (default: the rate limit), as a lying proxy
   --data FILE           keep state in FILE across restarts (default: in memory)
   --code-ttl MS         lifetime of OAuth codes in ms (default 60000)
   --delivery-timeout MS time-out of a webhook delivery in ms (default 10000)
@@ -50,6 +51,9 @@ export function parseArgs(argv: string[]): SandboxOptions {
 				break;
 			case '--rate-limit':
 				options.rateLimit = integer(flag, take());
+				break;
+			case '--announce-limit':
+				options.announcedLimit = integer(flag, take());
 				break;
 			case '--data':
 				options.dataFile = take();

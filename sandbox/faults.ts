@@ -128,6 +128,8 @@ function parseTruncateRule(rule: Record<string, unknown>): TruncateRule {
 
 export class Faults {
 	latencyMs = 0;
+	/** Each API call waits `latencyMs` plus up to this, at random. */
+	latencyJitterMs = 0;
 	private fail: FailRule[] = [];
 	private drop: CountedRule[] = [];
 	private dropAfter: CountedRule[] = [];
@@ -136,12 +138,20 @@ export class Faults {
 	/** Sets what the body names; fields left out keep their current rules. */
 	configure(body: unknown): void {
 		if (!isObject(body)) throw badRequest('Body must be a JSON object');
-		const { latencyMs, failNext, dropNext, dropAfterProcessingNext, truncateNext } = body;
-		if (
-			latencyMs !== undefined &&
-			(typeof latencyMs !== 'number' || latencyMs < 0 || !Number.isFinite(latencyMs))
-		) {
-			throw badRequest('latencyMs must be a number >= 0');
+		const {
+			latencyMs,
+			latencyJitterMs,
+			failNext,
+			dropNext,
+			dropAfterProcessingNext,
+			truncateNext,
+		} = body;
+		for (const [name, value] of Object.entries({ latencyMs, latencyJitterMs })) {
+			if (
+				value !== undefined &&
+				(typeof value !== 'number' || value < 0 || !Number.isFinite(value))
+			)
+				throw badRequest(`${name} must be a number >= 0`);
 		}
 		const fail =
 			failNext === undefined ? undefined : listOf(failNext, 'failNext').map(parseFailRule);
@@ -161,6 +171,7 @@ export class Faults {
 				: listOf(truncateNext, 'truncateNext').map(parseTruncateRule);
 		// Validate everything first, then apply, so a bad request changes nothing.
 		if (latencyMs !== undefined) this.latencyMs = latencyMs as number;
+		if (latencyJitterMs !== undefined) this.latencyJitterMs = latencyJitterMs as number;
 		if (fail) this.fail = fail;
 		if (drop) this.drop = drop;
 		if (dropAfter) this.dropAfter = dropAfter;
@@ -169,6 +180,7 @@ export class Faults {
 
 	clear(): void {
 		this.latencyMs = 0;
+		this.latencyJitterMs = 0;
 		this.fail = [];
 		this.drop = [];
 		this.dropAfter = [];
@@ -178,6 +190,7 @@ export class Faults {
 	describe() {
 		return {
 			latencyMs: this.latencyMs,
+			latencyJitterMs: this.latencyJitterMs,
 			failNext: this.fail.map((rule) => ({
 				...describeRule(rule),
 				status: rule.status,

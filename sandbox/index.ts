@@ -23,6 +23,8 @@ export interface SandboxOptions {
 	host?: string;
 	/** Requests per second per key; default 5, 0 turns limiting off. */
 	rateLimit?: number;
+	/** What `ratelimit-limit` announces; default `rateLimit` (another figure: a lying proxy). */
+	announcedLimit?: number;
 	/** Extra keys valid for the demo account, whatever their format. */
 	apiKeys?: string[];
 	/** Keep state in this JSON file across restarts; in memory only when absent. */
@@ -74,7 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		churn: new Churn(),
 		stats: new Stats(),
 		files: new FileLog(),
-		rateLimiter: new RateLimiter(options.rateLimit ?? 5),
+		rateLimiter: new RateLimiter(options.rateLimit ?? 5, Date.now, options.announcedLimit),
 		codeTtlMs: options.codeTtlMs ?? 60_000,
 		deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
 		unknownWebhookStatus: options.unknownWebhookStatus ?? 404,

@@ -20,10 +20,15 @@ export interface RateDecision {
 export class RateLimiter {
 	private windows = new Map<string, Window>();
 
-	/** @param limit requests per window; 0 turns limiting off */
+	/**
+	 * @param limit requests per window; 0 turns limiting off
+	 * @param announced what `ratelimit-limit` says (default: `limit`); another figure
+	 *   stands for a proxy or a misread plan that announces a limit the service does not keep
+	 */
 	constructor(
 		readonly limit: number,
 		private readonly now: () => number = Date.now,
+		private readonly announced = limit,
 	) {}
 
 	private current(key: string): Window {
@@ -45,10 +50,10 @@ export class RateLimiter {
 	private headers(window: Window): Record<string, string> {
 		const resetSeconds = Math.max(1, Math.ceil((window.startMs + WINDOW_MS - this.now()) / 1000));
 		return {
-			'ratelimit-limit': String(this.limit),
+			'ratelimit-limit': String(this.announced),
 			'ratelimit-remaining': String(Math.max(0, this.limit - window.count)),
 			'ratelimit-reset': String(resetSeconds),
-			'ratelimit-policy': `${this.limit};w=${WINDOW_MS / 1000}`,
+			'ratelimit-policy': `${this.announced};w=${WINDOW_MS / 1000}`,
 		};
 	}
 

@@ -1,6 +1,8 @@
 import type { BenchRow } from '../../benchmarks/context';
 import {
+	caseLabel,
 	floorMs,
+	LATENCY_CASES,
 	judgeLatencyRow,
 	safeBoundMs,
 	latencyTable,
@@ -192,5 +194,35 @@ describe('latency section: floor and targets of issue 24', () => {
 		expect(importLine).toMatch(
 			/\| 101\.00 \| 20\.00 +\| 5\.05 +\| none +\| – +\| 39\.19 +\| 2\.58 +\| 101 \(100 data\) +\| = 100 +\| met +\| 0 +\| met +\| – +\| – +\| – +\|$/,
 		);
+	});
+});
+
+describe('the jittered and busy cases (issue 32)', () => {
+	it('runs 300 ms again jittered by up to 40 ms, busy, and both, after the plain latencies', () => {
+		expect(LATENCY_CASES.map(caseLabel)).toEqual([
+			'80 ms',
+			'300 ms',
+			'1000 ms',
+			'300 ms + 0–40',
+			'300 ms, busy',
+			'300 ms + 0–40, busy',
+		]);
+	});
+
+	it("labels a row by its condition and judges it by its latency's target", () => {
+		const jittered: LatencyRow = {
+			...row('export', 300, {
+				expectedItems: 10_000,
+				wallMs: 15_000,
+				requests: 68,
+				dataRequests: 68,
+			}),
+			jitterMs: 40,
+			busy: true,
+		};
+		expect(judgeLatencyRow(jittered).wall).toBe(true);
+		const line = latencyTable([jittered]).split('\n')[2];
+		expect(line).toMatch(/^\| 300 ms \+ 0–40, busy \| export: Fillout/);
+		expect(line).toMatch(/\| 15\.00 +\| 13\.40 +\| 1\.12 +\| ≤ 1\.15 \| met /);
 	});
 });

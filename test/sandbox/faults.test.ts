@@ -31,6 +31,25 @@ it('adds latency to every API call until cleared', async () => {
 	expect(await timed(() => h.api.get('/forms'))).toBeLessThan(latencyMs);
 });
 
+it('adds up to latencyJitterMs more at random, each call its own', async () => {
+	const timed = async () => {
+		const started = performance.now();
+		await h.api.get('/forms');
+		return performance.now() - started;
+	};
+	const set = await h.control.post('/faults', { latencyMs: 100, latencyJitterMs: 200 });
+	expect(set.body).toMatchObject({ latencyMs: 100, latencyJitterMs: 200 });
+	const took = await Promise.all(Array.from({ length: 12 }, timed));
+	// Never less than the latency; the most is not checked (a busy machine adds its own).
+	for (const ms of took) expect(ms).toBeGreaterThanOrEqual(99);
+	// Twelve draws from 200 ms of jitter: the chance that all land within 40 ms is below 1e-7,
+	// or that none is under 180 ms (all would be 300 ms with the whole jitter every time).
+	expect(Math.max(...took) - Math.min(...took)).toBeGreaterThan(40);
+	expect(Math.min(...took)).toBeLessThan(100 + 180);
+	await h.control.delete('/faults');
+	expect((await h.control.get('/faults')).body.latencyJitterMs).toBe(0);
+});
+
 it('forces a status for the next N calls, in the usual body, without processing them', async () => {
 	const before = await total();
 	await h.control.post('/faults', { failNext: { count: 2, status: 503 } });
@@ -146,6 +165,8 @@ it('never touches OAuth or control calls', async () => {
 
 it.each([
 	[{ latencyMs: -1 }, /^latencyMs /],
+	[{ latencyJitterMs: -5 }, /^latencyJitterMs /],
+	[{ latencyJitterMs: '40' }, /^latencyJitterMs /],
 	[{ failNext: { count: 1, status: 99 } }, /^failNext.status /],
 	[{ failNext: { count: 0, status: 500 } }, /^failNext.count /],
 	[{ dropNext: { count: 1, pathPattern: '(' } }, /^dropNext.pathPattern /],

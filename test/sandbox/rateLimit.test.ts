@@ -137,3 +137,21 @@ describe('with another limit', () => {
 		}
 	});
 });
+
+describe('announcing a limit it does not keep (a proxy or a misread plan)', () => {
+	it('announces the false limit and keeps the true one, with what the true window has left', async () => {
+		const h = await startHarness({ rateLimit: 5, announcedLimit: 1000 });
+		try {
+			const results = await burst(8, () => h.api.get('/forms'));
+			expect(results.filter((r) => r.status === 429)).toHaveLength(3);
+			for (const r of results) {
+				expect(r.headers.get('ratelimit-limit')).toBe('1000');
+				expect(r.headers.get('ratelimit-policy')).toBe('1000;w=1');
+			}
+			const remaining = results.map((r) => Number(r.headers.get('ratelimit-remaining')));
+			expect(remaining.sort()).toEqual([0, 0, 0, 0, 1, 2, 3, 4]);
+		} finally {
+			await h.sandbox.close();
+		}
+	});
+});

@@ -1,12 +1,14 @@
 import { NEVER, stopped, waitUntil, type Stop } from './deadline';
+import { Lead } from './lead';
 import { isWindowRefusal, SharedRate, type LimitSignal } from './sharedRate';
 
 /**
  * Client-side pacing for Fillout's limit of 5 requests per second per account
  * (docs/fillout-api.md, "Rate limit"). An answered request counts from its answer less the
- * quickest warm round trip seen, until Fillout refuses one for its window; from then on, from
- * its answer, which holds wherever in the round trip Fillout counts. While in flight, a
- * request holds its place. Why: docs/rate-limits.md, "The pacer".
+ * lead (lead.ts): the quickest warm round trip seen, less a margin each refusal it caused
+ * widens for a while. With no lead, from its answer, which holds wherever in the round trip
+ * Fillout counts. While in flight, a request holds its place. Why: docs/rate-limits.md,
+ * "The pacer".
  */
 export const FILLOUT_REQUESTS_PER_WINDOW = 5;
 export const FILLOUT_WINDOW_MS = 1000;
@@ -29,9 +31,7 @@ export class SlidingWindowPacer {
 	private slots: PacerSlot[] = [];
 	private lastStart = -Infinity;
 	private firstAnswerAt = Infinity;
-	private quickestWarmTripMs = Infinity;
-	/** Cleared by Fillout's first refusal for the window: from then on, no lead. */
-	private leadAllowed = true;
+	private readonly lead = new Lead();
 	private answerWaiters: Array<() => void> = [];
 	/** Requests behind the one waiting for its start, in the order they asked. */
 	private line: Array<() => void> = [];
@@ -42,11 +42,9 @@ export class SlidingWindowPacer {
 		readonly windowMs = FILLOUT_WINDOW_MS + CLOCK_MARGIN_MS,
 	) {}
 
-	/** How long before its answer a request is taken to have been counted. */
-	private get leadMs(): number {
-		return this.leadAllowed && Number.isFinite(this.quickestWarmTripMs)
-			? this.quickestWarmTripMs
-			: 0;
+	/** How long before its answer a request is taken to have been counted, at `now`. */
+	leadAt(now: number): number {
+		return this.lead.at(now);
 	}
 
 	/** The latest moment Fillout is taken to have counted it: undefined while in flight. */
@@ -59,7 +57,7 @@ export class SlidingWindowPacer {
 	 * The earliest start at or after `now` (a monotonic clock, performance.now()), at least
 	 * `spacingMs` after the last start; undefined while requests in flight fill the window.
 	 */
-	earliestStart(now: number, spacingMs = 0, leadMs = this.leadMs): number | undefined {
+	earliestStart(now: number, spacingMs = 0, leadMs = this.leadAt(now)): number | undefined {
 		this.slots = this.slots.filter(
 			(slot) => slot.end === undefined || slot.end > now - this.windowMs,
 		);
@@ -91,8 +89,7 @@ export class SlidingWindowPacer {
 		slot.answered = answered;
 		if (answered) {
 			this.firstAnswerAt = Math.min(this.firstAnswerAt, slot.end);
-			if (slot.warm)
-				this.quickestWarmTripMs = Math.min(this.quickestWarmTripMs, slot.end - slot.start);
+			if (slot.warm) this.lead.tookWarmTrip(slot.end - slot.start);
 		}
 		const waiters = this.answerWaiters;
 		this.answerWaiters = [];
@@ -100,12 +97,12 @@ export class SlidingWindowPacer {
 	}
 
 	/**
-	 * Fillout refused a request for its window: the lead goes for good. True when the lead
-	 * let that request start early, so it may be what overfilled the window; otherwise
+	 * Fillout refused a request for its window. True when the lead let that request start
+	 * early, so it may be what overfilled the window: the lead narrows for a while. False:
 	 * this process kept within the limit wherever Fillout counts, and others use the key.
 	 */
 	refusedForWindow(slot: PacerSlot): boolean {
-		this.leadAllowed = false;
+		if (slot.early) this.lead.refused(slot.start, slot.end ?? slot.start);
 		return slot.early;
 	}
 

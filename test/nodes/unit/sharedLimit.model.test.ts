@@ -26,6 +26,8 @@ const LAYOUTS: Array<{
 	mostOverFloor: number;
 	far?: boolean;
 	busy?: boolean;
+	/** At 300 ms with 0–40 ms of jitter, busy in its first seconds (issue 32, point 9). */
+	jittery300?: boolean;
 }> = [
 	{ name: '1', split: [1], most429: 0, mostOverFloor: 1.03 },
 	{ name: '1 with 5 executions', split: [5], most429: 0, mostOverFloor: 1.03 },
@@ -35,6 +37,21 @@ const LAYOUTS: Array<{
 	// one window of 429s at most, each a retry-after's wait.
 	{ name: '1, busy', split: [1], most429: 5, mostOverFloor: 1.3, busy: true },
 	{ name: '1 with 3 executions, busy', split: [3], most429: 5, mostOverFloor: 1.1, busy: true },
+	// A refusal costs a while, not the process's life: with the lead lost for good, 1.3 × and more.
+	{
+		name: '1 with 5 executions at 300 ms, jittery, busy at first',
+		split: [5],
+		most429: 5,
+		mostOverFloor: 1.15,
+		jittery300: true,
+	},
+	{
+		name: '1 with 8 executions at 300 ms, jittery, busy at first',
+		split: [8],
+		most429: 5,
+		mostOverFloor: 1.15,
+		jittery300: true,
+	},
 	// Each process takes its lead's refusal as its own before it slows down for the other:
 	// 1.43 × on average over 60 seeds (1.40 × without a lead), 2.07 × at worst.
 	{ name: '2', split: [1, 1], most429: 0.07, mostOverFloor: 2.1 },
@@ -48,8 +65,29 @@ const LAYOUTS: Array<{
 ];
 const SEEDS_PER_LAYOUT = 8;
 
-function caseOf(split: number[], seed: number, far = false, busy = false): ModelCase {
+function caseOf(
+	split: number[],
+	seed: number,
+	far = false,
+	busy = false,
+	jittery300 = false,
+): ModelCase {
 	const random = prng(seed);
+	if (jittery300) {
+		// The sandbox at 300 ms and 0–40 ms of jitter (counted after them), an n8n busy at first.
+		return {
+			split,
+			requestsEach: Math.ceil(200 / split.length),
+			limit: 5,
+			latencyMs: 300,
+			latencyJitterMs: 40,
+			serviceMs: 2,
+			returnJitterMs: 3,
+			heldMs: 30 + Math.floor(random() * 30),
+			busyForMs: 1000 + Math.floor(random() * 3000),
+			startSpreadMs: 0,
+		};
+	}
 	if (busy) {
 		return {
 			split,
@@ -108,7 +146,13 @@ const seeds = process.env.SHARED_SEED
 
 describe.each(LAYOUTS)('$name process(es) on one key (model)', (layout) => {
 	it.each(seeds)('seed %i: nothing given up, 429s and time within bounds', (seed) => {
-		const spec = caseOf(layout.split, seed * 7919 + layout.split.length, layout.far, layout.busy);
+		const spec = caseOf(
+			layout.split,
+			seed * 7919 + layout.split.length,
+			layout.far,
+			layout.busy,
+			layout.jittery300,
+		);
 		const result = runSharedAccountModel(spec, prng(seed));
 		const exports = layout.split.reduce((sum, one) => sum + one, 0);
 		expect(result.dropped).toBe(0);
@@ -117,7 +161,9 @@ describe.each(LAYOUTS)('$name process(es) on one key (model)', (layout) => {
 			// One process: a few 429s, all of requests started before the first came back.
 			expect(result.rateLimited).toBeLessThanOrEqual(layout.most429);
 			const firstRefusal = Math.min(...result.refusals.map(({ answeredAt }) => answeredAt));
-			for (const { startedAt } of result.refusals) expect(startedAt).toBeLessThan(firstRefusal);
+			// Near the service the lead narrowed by the first is enough for the rest of the run.
+			if (!layout.jittery300)
+				for (const { startedAt } of result.refusals) expect(startedAt).toBeLessThan(firstRefusal);
 		} else {
 			expect(result.rateLimited / result.total).toBeLessThanOrEqual(layout.most429);
 		}

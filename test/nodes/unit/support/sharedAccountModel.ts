@@ -92,8 +92,10 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 		wallMs: 0,
 	};
 
+	/** The simulated clock: the time of the event being run. */
+	let clock = 0;
 	const exportsOf = spec.split.map((exports) => {
-		const pacing = { pacer: new SlidingWindowPacer(), rate: new SharedRate() };
+		const pacing = { pacer: new SlidingWindowPacer(), rate: new SharedRate(5, 1000, () => clock) };
 		return Array.from({ length: exports }, () => pacing);
 	});
 	/** Per pacer: when its first answer came (later requests have their connection set up). */
@@ -195,6 +197,7 @@ export function runSharedAccountModel(spec: ModelCase, random: () => number): Mo
 			if (a.at < b.at || (a.at === b.at && a.order < b.order)) next = i;
 		}
 		const [event] = events.splice(next, 1);
+		clock = event.at;
 		event.run();
 	}
 	return result;
