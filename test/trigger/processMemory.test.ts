@@ -29,6 +29,7 @@ const MEMORY_FILE = 'nodes/Fillout/shared/processMemory.ts';
 const NOT_TRIGGER_MEMORY: Record<string, string> = {
 	pacings: "the request pacer per credential: transport's, shared by every node",
 	formatters: 'Intl date formatters by time zone: a memo that is never stale',
+	wakersOf: "the waits on each execution's cancel signal: transport's, held weakly by the signal",
 };
 
 function sourcesUnder(dir: string): string[] {
