@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { Submission, SubmissionPage } from '../shared/interfaces';
 import { FILLOUT_REQUESTS_PER_WINDOW as REQUESTS_PER_SECOND } from '../transport/pacing';
@@ -38,6 +39,10 @@ export interface ReadLimits {
 	onHeaders?: FilloutRequest['onHeaders'];
 }
 
+interface PageLimits extends ReadLimits {
+	signal: AbortSignal;
+}
+
 /**
  * As `readSubmissions`, but may stop early (see `ReadLimits`): what was read is then a
  * prefix, in order, of the whole listing. Return All keeps up to Fillout's limit of pages
@@ -57,7 +62,9 @@ export async function readSubmissionsUntil(
 		pagerOptions,
 		(count) => stopAtMs === undefined || Date.now() + secondsToRead(count) * 1000 < stopAtMs,
 	);
-	const page = pageSender(ctx, formId, fixedQuery, limits);
+	// A read that stops early takes its pages still waiting for their turn out of the line.
+	const stop = new AbortController();
+	const page = pageSender(ctx, formId, fixedQuery, { ...limits, signal: stop.signal });
 	const inFlight = new Set<Promise<void>>();
 	let failure: { error: unknown } | undefined;
 	const send = (request: ReaderRequest) => {
@@ -75,6 +82,7 @@ export async function readSubmissionsUntil(
 	while (!reader.finished && !failure) {
 		if (stopAtMs !== undefined && Date.now() >= stopAtMs && mayStop(reader.prefix())) {
 			// Pages still on their way are not waited for: their answers go nowhere.
+			stop.abort();
 			return { submissions: reader.prefix(), complete: false };
 		}
 		// A request in flight holds its place at the pacer: one more than the limit would wait.
@@ -84,7 +92,10 @@ export async function readSubmissionsUntil(
 			send(request);
 		}
 		if (inFlight.size === 0) throw new Error('The read of submissions stopped with pages left');
-		await Promise.race(inFlight);
+		// Wake at the stop time too, not only at the next answer: pages waiting for their turn
+		// then leave the line on time.
+		const untilStopMs = stopAtMs === undefined ? 0 : stopAtMs - Date.now();
+		await Promise.race(untilStopMs > 0 ? [...inFlight, sleep(untilStopMs)] : inFlight);
 	}
 	await Promise.all(inFlight);
 	if (failure) throw failure.error;
@@ -101,7 +112,7 @@ function pageSender(
 	ctx: FilloutContext,
 	formId: string,
 	fixedQuery: IDataObject,
-	limits: ReadLimits,
+	limits: PageLimits,
 ) {
 	return async (query: PageQuery) => {
 		let servedAtMs = NaN;
@@ -111,6 +122,7 @@ function pageSender(
 			qs: { ...fixedQuery, ...query },
 			context: { formId },
 			itemIndex: limits.itemIndex,
+			signal: limits.signal,
 			onHeaders: (header) => {
 				servedAtMs = Date.parse(header('date') ?? '');
 				limits.onHeaders?.(header);

@@ -40,6 +40,8 @@ export interface FilloutRequest {
 	itemIndex?: number;
 	/** Reads the headers of the answer that succeeded (the polling trigger reads `date`). */
 	onHeaders?: (header: (name: string) => string | undefined) => void;
+	/** The caller's own stop (a read that ended early): no attempt starts once it aborts. */
+	signal?: AbortSignal;
 }
 
 function safetyOf(request: FilloutRequest): RequestSafety {
@@ -124,9 +126,14 @@ async function attempt<T>(
 	}
 }
 
-/** The execution's cancel signal, where n8n gives one (executions; not polls or webhooks). */
-function cancelSignalOf(ctx: FilloutContext): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+/**
+ * The execution's cancel signal, where n8n gives one (executions; not polls or webhooks),
+ * and the request's own.
+ */
+function cancelSignalOf(ctx: FilloutContext, request: FilloutRequest): AbortSignal | undefined {
+	const execution = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	if (!execution || !request.signal) return execution ?? request.signal;
+	return AbortSignal.any([execution, request.signal]);
 }
 
 /**
@@ -141,7 +148,7 @@ export async function sendFilloutRequest<T>(
 ): Promise<FilloutOutcome<T>> {
 	const target = await targetOf(ctx);
 	const retries = new RetryBudget(safetyOf(request), performance.now());
-	const stop: Stop = { lastStartAt: retries.lastStartAt, signal: cancelSignalOf(ctx) };
+	const stop: Stop = { lastStartAt: retries.lastStartAt, signal: cancelSignalOf(ctx, request) };
 	const earlierFailures: ServiceFailure[] = [];
 	const failed = (failure: ServiceFailure, attempts: number): FilloutOutcome<T> => ({
 		ok: false,
