@@ -4,6 +4,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
@@ -16,8 +18,13 @@ import {
 	simplifyOption,
 } from './shared/descriptions';
 import { listSearch } from './methods';
+import { answerKnock } from './catchUp/answerKnock';
+import { startCatchUp } from './catchUp/checkSchedule';
+import { isKnock } from './catchUp/knock';
+import { catchUpParameters } from './catchUp/parameters';
+import { firstRunOfDelivery } from './catchUp/recordAccess';
 import { downloadFilesParameters, FILES_KEY, fileSettingsOf } from './downloadFiles';
-import { firstDelivery, rememberRecord } from './shared/processMemory';
+import { processMemory, rememberRecord, triggerKey } from './shared/processMemory';
 import { submissionItem } from './shared/submissionItem';
 import { readDelivery } from './webhookTrigger/delivery';
 import { authenticateDelivery } from './webhookTrigger/deliveryAuth';
@@ -25,8 +32,8 @@ import { startWithFiles } from './webhookTrigger/filesDelivery';
 import {
 	currentSlot,
 	recordedFits,
-	registerWebhook,
 	removeRecordedWebhook,
+	replaceWebhook,
 } from './webhookTrigger/lifecycle';
 import { keepUnrecordedRegistration, reportUnremovable } from './webhookTrigger/lostRecord';
 import { logRefusedDelivery } from './webhookTrigger/refusedDelivery';
@@ -36,7 +43,6 @@ import {
 	takeSignedRecord,
 	withSignedRecord,
 } from './webhookTrigger/signedRecord';
-import { clearRecordLoss } from './webhookTrigger/webhookRecord';
 
 export class FilloutTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -47,7 +53,8 @@ export class FilloutTrigger implements INodeType {
 			dark: 'file:../../icons/fillout.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle:
 			'={{"New submission: " + ($parameter["form"].cachedResultName || $parameter["form"].value)}}',
 		description: 'Starts the workflow when a Fillout form receives a submission',
@@ -69,6 +76,7 @@ export class FilloutTrigger implements INodeType {
 				...formLocator,
 				description: 'The form whose new submissions start the workflow',
 			},
+			...catchUpParameters,
 			simplifyOption,
 			...downloadFilesParameters,
 		],
@@ -95,15 +103,13 @@ export class FilloutTrigger implements INodeType {
 
 			async create(this: IHookFunctions): Promise<boolean> {
 				// n8n asks checkExists first; dropping again keeps the guarantee if it did not.
-				const { data, slot } = await removeRecordedWebhook(this);
-				const record = await registerWebhook(this, slot);
-				data[slot] = { ...record };
-				clearRecordLoss(data, slot);
-				rememberRecord(this, slot, record);
+				await replaceWebhook(this);
 				return true;
 			},
 
 			async delete(this: IHookFunctions): Promise<boolean> {
+				// A catch-up check still running here must not register a webhook after this.
+				if (this.getMode() !== 'manual') processMemory.catchUpStopped.add(triggerKey(this));
 				const state = currentSlot(this);
 				if (state.record === undefined) reportUnremovable(this, state);
 				else await removeRecordedWebhook(this);
@@ -111,6 +117,11 @@ export class FilloutTrigger implements INodeType {
 			},
 		},
 	};
+
+	/** Catch-up: checks for submissions the webhook missed, on a schedule (catchUp/). */
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse | undefined> {
+		return await startCatchUp(this);
+	}
 
 	/** Runs first in each execution the trigger starts (on a queue-mode worker too). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -128,6 +139,7 @@ export class FilloutTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
+		if (isKnock(this)) return await answerKnock(this, auth);
 		const delivery = readDelivery(this);
 		if (!delivery.ok) {
 			res.status(400).json({ message: delivery.reason });
@@ -153,7 +165,7 @@ export class FilloutTrigger implements INodeType {
 
 		// Marked only now that nothing before the execution can fail: a 500 is resent.
 		// A second registration for this address delivers the same submission again.
-		if (!firstDelivery(this, slot, formId, submission.submissionId)) {
+		if (!firstRunOfDelivery(this, slot, formId, submission.submissionId)) {
 			res
 				.status(200)
 				.json({ message: 'Already received: this submission started the workflow once' });
