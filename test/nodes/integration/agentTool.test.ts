@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { callFilloutTool, type ToolCall } from './support/agentTool';
 import { fileOrigin, newFileForm, respondWith } from './support/files';
@@ -38,7 +38,7 @@ beforeAll(async () => {
 	big = await formWith(1234);
 }, 60_000);
 
-const getMany = (formId: string, extra: IDataObject = {}) => ({
+const getMany = (formId: string, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'submission',
 	operation: 'getMany',
 	form: formById(formId),
@@ -47,7 +47,7 @@ const getMany = (formId: string, extra: IDataObject = {}) => ({
 
 /** The tool's one answer object, and the list requests the call cost. */
 async function toolRead(
-	parameters: IDataObject,
+	parameters: INodeParameters,
 	args: IDataObject = {},
 ): Promise<{ call: ToolCall; answer: IDataObject; listRequests: number }> {
 	await resetStats(sandbox());
