@@ -120,6 +120,10 @@ describe('Fillout as an AI tool: bounded answers', () => {
 		expect(everything.answer.shown).toBe(100);
 		expect(everything.listRequests).toBe(1);
 
+		const half = await callFilloutTool(sandbox(), getMany(big, { limit }), {
+			args: { limit: 2.5 },
+		});
+		expect(half.error).toMatch(/^"Limit" must be a whole number of at least 1, got 2\.5; /);
 		const zero = await callFilloutTool(sandbox(), getMany(big, { limit }), { args: { limit: 0 } });
 		expect(zero.error).toBe(
 			'"Limit" must be a whole number of at least 1, got 0; give a number from 1 to 100.',

@@ -1,5 +1,7 @@
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeTypeDescription } from 'n8n-workflow';
+import { NodeApiError, NodeHelpers, NodeOperationError } from 'n8n-workflow';
+
+import { Fillout } from '../../../nodes/Fillout/Fillout.node';
 
 import { MatchCount, moreNote } from '../../../nodes/Fillout/agentTool/toolAnswer';
 import { checkFixedOperation, errorForAgent } from '../../../nodes/Fillout/agentTool/toolErrors';
@@ -49,6 +51,27 @@ describe('the tool', () => {
 		expect(filledByAgent("$fromAI('limit')")).toBe(false); // not an expression: a fixed text
 		expect(filledByAgent('={{ $json.limit }}')).toBe(false);
 		expect(filledByAgent(10)).toBe(false);
+	});
+});
+
+describe('Limit', () => {
+	const { description } = new Fillout();
+	/** Get Many's parameters as n8n fills them in for a node saved without a Limit. */
+	const filledIn = (name: string) =>
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			{ resource: 'submission', operation: 'getMany' },
+			true,
+			false,
+			node(name),
+			{ ...description, name } as INodeTypeDescription,
+		);
+
+	it('is 50 in a workflow and 10 on the tool (n8n’s @tool: the type name)', () => {
+		expect(filledIn('fillout')?.limit).toBe(50);
+		expect(filledIn('filloutTool')?.limit).toBe(10);
+		expect(filledIn('filloutTool')).not.toHaveProperty('downloadFiles');
+		expect(filledIn('fillout')?.downloadFiles).toBe(false);
 	});
 });
 
@@ -117,6 +140,19 @@ describe('errors for the agent', () => {
 		expect(reworded(new NodeOperationError(node('x'), 'Stopped [items 0–3]'))).toBe(
 			'Stopped [items 0–3]',
 		);
+	});
+
+	it('an input error of an operation without a form keeps its own hint', () => {
+		const formless = toolContext({});
+		const error = itemProblem(formless, '"Limit" is odd', 0, 'Use an even one.');
+		expect((errorForAgent(formless, error, where('form', 'getMany')) as Error).message).toBe(
+			'"Limit" is odd; use an even one.',
+		);
+	});
+
+	it('keeps a message that holds a system error code (n8n would swap it for generic words)', () => {
+		const error = itemProblem(ctx, 'The file EPERM.txt is odd', 0, 'Use another file.');
+		expect(reworded(error, 'form', 'get')).toBe('The file EPERM.txt is odd; use another file.');
 	});
 
 	it('leaves alone what it cannot add to: other errors, a cancellation, no hint', () => {
