@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { createApiKeyCredential } from './support/credentials';
 import { McpClient, type McpTool } from './support/mcpClient';
 import { NODE_TYPES } from './support/paths';
+import { sleep } from './support/processes';
 import { credentialsOf, formById, type CredentialRef } from './support/workflows';
 import type { NodeDefinition } from './support/n8nClient';
 import { connectE2e, unique, type E2eContext } from './support';
@@ -93,15 +94,16 @@ beforeAll(async () => {
 	await e2e.n8n.activateWorkflow(workflowId);
 	mcp = new McpClient(`${e2e.state.n8n.url.replace(/\/+$/, '')}/mcp/${path}`);
 	// n8n registers the trigger's address a moment after publishing answers: 404 until then.
-	for (let attempt = 1; ; attempt++) {
-		try {
-			await mcp.initialize();
-			break;
-		} catch (error) {
-			if (attempt >= 20 || !String(error).includes('→ 404')) throw error;
-			await new Promise((resolve) => setTimeout(resolve, 500));
-		}
+	let failure: unknown;
+	for (let attempt = 0; attempt < 20; attempt++) {
+		failure = await mcp.initialize().then(
+			() => undefined,
+			(error: unknown) => error,
+		);
+		if (failure === undefined || !String(failure).includes('→ 404')) break;
+		await sleep(500);
 	}
+	expect(failure).toBeUndefined();
 }, 120_000);
 
 afterAll(async () => {

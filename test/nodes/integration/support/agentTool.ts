@@ -82,6 +82,7 @@ class HarnessAgent implements INodeType {
 		version: 1,
 		description: 'Calls its tool once',
 		defaults: { name: 'Agent' },
+		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools' }],
 		outputs: [NodeConnectionTypes.Main],
 		properties: [],
