@@ -7,7 +7,6 @@ import { readableSubmission } from '../../shared/submissionItem';
 import {
 	formLocator,
 	includeEditLinkOption,
-	limitOption,
 	returnAllOption,
 	simplifyOption,
 } from '../../shared/descriptions';
@@ -15,6 +14,8 @@ import { BuiltItems } from '../../shared/itemLoop';
 import { itemProblem } from '../../shared/nodeErrors';
 import { formIdOf } from '../../shared/parameters';
 import { readSubmissions } from '../../reading/readSubmissions';
+import { MatchCount, submissionsAnswer } from '../../agentTool/toolAnswer';
+import { DATE_FORMAT, submissionAmount, submissionLimitOptions } from '../../agentTool/toolMode';
 import {
 	downloadFilesParameters,
 	FILES_KEY,
@@ -25,7 +26,7 @@ import {
 const properties: INodeProperties[] = [
 	formLocator,
 	returnAllOption,
-	limitOption,
+	...submissionLimitOptions,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -38,7 +39,7 @@ const properties: INodeProperties[] = [
 				name: 'search',
 				type: 'string',
 				default: '',
-				description: 'Only submissions containing this text',
+				description: 'Only submissions with this text in any of their answers',
 			},
 			{
 				displayName: 'Sort',
@@ -68,14 +69,14 @@ const properties: INodeProperties[] = [
 				name: 'afterDate',
 				type: 'dateTime',
 				default: '',
-				description: 'Only submissions made after this moment (read in the workflow’s time zone)',
+				description: `Only submissions made after this moment: ${DATE_FORMAT}`,
 			},
 			{
 				displayName: 'Submitted Before',
 				name: 'beforeDate',
 				type: 'dateTime',
 				default: '',
-				description: 'Only submissions made before this moment (read in the workflow’s time zone)',
+				description: `Only submissions made before this moment: ${DATE_FORMAT}`,
 			},
 		],
 	},
@@ -137,8 +138,7 @@ export async function executeItem(
 	itemIndex: number,
 ): Promise<IDataObject[] | BuiltItems> {
 	const formId = formIdOf(this, itemIndex);
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+	const maxItems = submissionAmount(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
@@ -147,7 +147,7 @@ export async function executeItem(
 		sort: filters.sort === 'desc' ? ('desc' as const) : ('asc' as const),
 		afterDate: dateFilter(this, filters, 'afterDate', itemIndex),
 		beforeDate: dateFilter(this, filters, 'beforeDate', itemIndex),
-		maxItems: returnAll ? undefined : limit,
+		maxItems,
 	};
 	const fixed: IDataObject = {};
 	if (filters.status) fixed.status = filters.status;
@@ -156,13 +156,23 @@ export async function executeItem(
 	if (options.includePreview) fixed.includePreview = true;
 
 	// The pager's own errors (a service that never finishes) become item errors in forEachItem.
-	const submissions = await readSubmissions(this, formId, pagerOptions, fixed, itemIndex);
+	const count = new MatchCount();
+	const submissions = await readSubmissions(
+		this,
+		formId,
+		pagerOptions,
+		fixed,
+		itemIndex,
+		count.onPage,
+	);
 	const files = fileSettingsOf((name, fallback) =>
 		this.getNodeParameter(name, itemIndex, fallback),
 	);
 	// Simplify reads the copy the triggers read: list entries that are not questions are left out.
 	const readable = simplify ? submissions.map(readableSubmission) : submissions;
-	if (!files) return simplify ? simplifySubmissions(readable) : submissions;
+	const facts = { total: count.total, maxItems, sort: pagerOptions.sort };
+	if (!files)
+		return submissionsAnswer(this, simplify ? simplifySubmissions(readable) : submissions, facts);
 	const jsons = simplify
 		? simplifySubmissions(readable, [...RESERVED_KEYS, FILES_KEY])
 		: submissions;
