@@ -48,9 +48,15 @@ async function start(trigger: TriggerHarness, activation: 'activate' | 'init') {
 	return running;
 }
 
-/** The record as if the trigger had started `ms` ago (checks leave the last 30 s alone). */
+/**
+ * The trigger as if published `ms` ago (checks leave the last 30 s alone): its catch-up
+ * record and its webhook's registration.
+ */
 function backdate(trigger: TriggerHarness, ms: number): void {
 	const node = trigger.staticData[`node:${NODE_NAME}`] as IDataObject;
+	const webhook = node.production as IDataObject;
+	webhook.createdAt = new Date(Date.parse(webhook.createdAt as string) - ms).toISOString();
+	processMemory.webhookRecords.clear();
 	const record = node[CATCH_UP_KEY] as IDataObject;
 	for (const key of ['windowStartMs', 'newestMs', 'startedAt']) {
 		record[key] = (record[key] as number) - ms;

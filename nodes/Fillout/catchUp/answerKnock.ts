@@ -8,6 +8,7 @@ import type {
 import { FILES_KEY, fileSettingsOf, itemsWithFiles } from '../downloadFiles';
 import { processMemory, rememberedRecord, triggerKey } from '../shared/processMemory';
 import { submissionItem } from '../shared/submissionItem';
+import { submissionMs } from '../pollingTrigger/pollState';
 import { removeRecordedWebhook, replaceWebhook } from '../webhookTrigger/lifecycle';
 import { signRecord, withSignedRecord } from '../webhookTrigger/signedRecord';
 import type { WebhookRecord } from '../webhookTrigger/webhookRecord';
@@ -57,7 +58,7 @@ export async function answerKnock(
 	} finally {
 		if (!built) undoCheck(ctx, auth.formId, outcome);
 	}
-	await registerAgain(ctx);
+	if (missedWhileRegistered(ctx, outcome, auth.record)) await registerAgain(ctx);
 	const signed = await signRecord(
 		ctx,
 		'production',
@@ -116,6 +117,21 @@ function undoCheck(ctx: IWebhookFunctions, formId: string, outcome: CheckOutcome
 		windowStartMs: Math.min(record.windowStartMs, before.windowStartMs),
 		newestMs: Math.min(record.newestMs, before.newestMs),
 	});
+}
+
+/**
+ * Whether the webhook missed one made while it was registered: only then can a new one
+ * help (a backlog older than the webhook, read over several checks, replaces it once).
+ */
+function missedWhileRegistered(
+	ctx: IWebhookFunctions,
+	outcome: CheckOutcome,
+	authRecord: WebhookRecord | undefined,
+): boolean {
+	const record = rememberedRecord(ctx, 'production') ?? authRecord;
+	const registeredMs = Date.parse(record?.createdAt ?? '');
+	if (!Number.isFinite(registeredMs)) return true;
+	return outcome.missed.some((submission) => submissionMs(submission, Infinity) >= registeredMs);
 }
 
 /**

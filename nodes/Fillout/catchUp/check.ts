@@ -18,7 +18,7 @@ export const LATE_WINDOW_MS = 10 * 60_000;
 export const CHECK_READ_MS = 60_000;
 
 /** The most one check runs in one execution; the rest comes with the next check. */
-export const MAX_PER_CHECK = 1_000;
+export const MAX_PER_CHECK = 5_000;
 
 export interface CheckOutcome {
 	/** Missed submissions, oldest first: the webhook did not deliver them. */
@@ -53,14 +53,18 @@ export async function checkForMissed(
 	if (before === undefined) return undefined;
 	const nowMs = Date.now();
 	const clock = new ServiceClock();
-	const query = { sort: 'asc' as const, afterDate: windowQueryStart(before) };
+	// What ran already comes first in the listing: past it, MAX_PER_CHECK more are enough.
+	const ran = Object.keys(before.seen).length + Object.keys(before.delivered).length;
+	const maxItems = MAX_PER_CHECK + ran;
+	const query = { sort: 'asc' as const, afterDate: windowQueryStart(before), maxItems };
 	const limits = { stopAtMs: nowMs + CHECK_READ_MS, onHeaders: clock.observe };
 	const read = await readSubmissionsUntil(ctx, formId, query, {}, limits);
+	const complete = read.complete && read.submissions.length < maxItems;
 
 	const record = currentRecord(ctx, data, formId);
 	// A publish started a new record meanwhile: this listing belongs to the old one.
 	if (record === undefined || record.runId !== before.runId) return undefined;
-	const taken = takeMissed(record, read.submissions, clock.presentMs(nowMs), read.complete);
+	const taken = takeMissed(record, read.submissions, clock.presentMs(nowMs), complete);
 	saveRecord(ctx, data, taken.next);
 	return {
 		missed: taken.missed,
