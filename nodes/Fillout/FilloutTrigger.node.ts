@@ -19,6 +19,12 @@ import {
 } from './shared/descriptions';
 import { listSearch } from './methods';
 import { answerKnock } from './catchUp/answerKnock';
+import {
+	CARRIED_CATCH_UP_KEY,
+	carriedCatchUp,
+	restoreCarriedCatchUp,
+	withCarriedCatchUp,
+} from './catchUp/carriedRecord';
 import { startCatchUp } from './catchUp/checkSchedule';
 import { isKnock } from './catchUp/knock';
 import { catchUpParameters } from './catchUp/parameters';
@@ -40,6 +46,7 @@ import { logRefusedDelivery } from './webhookTrigger/refusedDelivery';
 import {
 	restoreSignedRecord,
 	signRecord,
+	takeItemKey,
 	takeSignedRecord,
 	withSignedRecord,
 } from './webhookTrigger/signedRecord';
@@ -125,8 +132,10 @@ export class FilloutTrigger implements INodeType {
 
 	/** Runs first in each execution the trigger starts (on a queue-mode worker too). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const { items, signed } = takeSignedRecord(this.getInputData());
+		const { items: unsigned, signed } = takeSignedRecord(this.getInputData());
+		const { items, value: carried } = takeItemKey(unsigned, CARRIED_CATCH_UP_KEY);
 		if (signed !== undefined) await restoreSignedRecord(this, signed);
+		if (carried !== undefined) await restoreCarriedCatchUp(this, carried);
 		return [items];
 	}
 
@@ -160,8 +169,6 @@ export class FilloutTrigger implements INodeType {
 		);
 		// The signed record rides along so that a queue-mode worker writes it back.
 		const signed = await signRecord(this, slot, record);
-		const withRecord = (items: INodeExecutionData[]) =>
-			signed === undefined ? items : withSignedRecord(items, signed);
 
 		// Marked only now that nothing before the execution can fail: a 500 is resent.
 		// A second registration for this address delivers the same submission again.
@@ -171,6 +178,10 @@ export class FilloutTrigger implements INodeType {
 				.json({ message: 'Already received: this submission started the workflow once' });
 			return { noWebhookResponse: true };
 		}
+		// The catch-up record rides too, with this delivery's mark.
+		const carried = await carriedCatchUp(this, slot, formId);
+		const withRecord = (items: INodeExecutionData[]) =>
+			withCarriedCatchUp(signed === undefined ? items : withSignedRecord(items, signed), carried);
 		// Never returnJsonArray: it lifts the keys of an object holding `json` onto the item.
 		if (!files) return { workflowData: [withRecord([{ json: item }])] };
 		return await startWithFiles(this, { slot, formId, submission, item }, files, withRecord);

@@ -12,6 +12,7 @@ import { submissionMs } from '../pollingTrigger/pollState';
 import { removeRecordedWebhook, replaceWebhook } from '../webhookTrigger/lifecycle';
 import { signRecord, withSignedRecord } from '../webhookTrigger/signedRecord';
 import type { WebhookRecord } from '../webhookTrigger/webhookRecord';
+import { carriedCatchUp, withCarriedCatchUp } from './carriedRecord';
 import { checkForMissed, type CheckOutcome } from './check';
 import type { KnockAnswer } from './knock';
 import { catchUpSettingsOf } from './parameters';
@@ -64,11 +65,10 @@ export async function answerKnock(
 		'production',
 		rememberedRecord(ctx, 'production') ?? auth.record,
 	).catch(() => undefined);
+	const carried = await carriedCatchUp(ctx, 'production', auth.formId);
 	res.status(200).json({ checked: true, missed: outcome.missed.length, more: outcome.more });
-	return {
-		noWebhookResponse: true,
-		workflowData: [signed === undefined ? items : withSignedRecord(items, signed)],
-	};
+	const withRecord = signed === undefined ? items : withSignedRecord(items, signed);
+	return { noWebhookResponse: true, workflowData: [withCarriedCatchUp(withRecord, carried)] };
 }
 
 /** A check that fails (Fillout refused, or is down) is logged here, where its cause is. */
