@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: prints the figures (process.stdout) */
 /**
  * A long downtime: 10,000 submissions the webhook never delivered, caught up completely
  * over real HTTP (sandbox at Fillout's 5 requests a second), in submission order, each

@@ -3,6 +3,7 @@
  * written) and a check whose listing outlives its record (a publish meanwhile).
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import {
 	CATCH_UP_KEY,
@@ -88,7 +89,7 @@ describe('a check whose record was replaced while it listed', () => {
 			headers: { [KNOCK_HEADER]: '1' },
 			body: {},
 		});
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await sleep(300);
 		const fresh = startRecord(formId, null, Date.now(), 'run2');
 		// The trigger's key in process memory: its workflow and node (processMemory.ts).
 		const key = `workflow-${formId}\ntrigger-under-test`;

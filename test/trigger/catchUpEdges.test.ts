@@ -11,7 +11,7 @@ import * as downloadFiles from '../../nodes/Fillout/downloadFiles';
 import type { WebhookCallResult } from '../harness';
 import { freshForm } from '../sandbox/support';
 import { checkedOf, MINUTE, useCatchUp } from './support/catchUp';
-import { forgetProcessMemory, NODE_NAME, slots, webhooksOf } from './support';
+import { forgetProcessMemory, n8nLogger, NODE_NAME, slots, webhooksOf } from './support';
 
 const c = useCatchUp();
 const { h } = c;
@@ -55,11 +55,13 @@ describe('catch-up at its edges', () => {
 		expect(ranBy(first)).toEqual([older]);
 		expect(await webhookIds(formId)).toEqual([before]);
 
+		// One from before the webhook and one from after, in one check: replaced.
 		c.endpoint().trigger = undefined;
+		const alsoOlder = await c.respond(formId, 4 * MINUTE);
 		const newer = await c.respond(formId, MINUTE);
 		c.endpoint().trigger = trigger;
 		c.checksApart();
-		expect(ranBy(await c.knock(trigger))).toEqual([newer]);
+		expect(ranBy(await c.knock(trigger))).toEqual([alsoOlder, newer]);
 		const after = await webhookIds(formId);
 		expect(after).toHaveLength(1);
 		expect(after[0]).not.toBe(before);
@@ -101,8 +103,12 @@ describe('catch-up at its edges', () => {
 		const secret = slots(trigger).production!.secret;
 		await trigger.deactivate();
 		const missed = await c.respond(formId, 2 * MINUTE);
+		await h.control.post('/stats/reset');
 		expect(ranBy(await c.knock(trigger, secret))).toEqual([missed]);
 		expect(await webhooksOf(h, formId)).toEqual([]);
+		// Not even for a moment.
+		const stats = (await h.control.get('/stats')).body as { requests: Record<string, number> };
+		expect(stats.requests['POST /v1/api/webhook/create']).toBeUndefined();
 	});
 
 	it('leaves the submissions of a check whose files step throws for the next check', async () => {
@@ -138,5 +144,50 @@ describe('catch-up at its edges', () => {
 		forgetProcessMemory();
 		const resend = await trigger.receive({ query: { secret }, body });
 		expect(resend.items.map((item) => item.json.submissionId)).toEqual(['files-fail']);
+	});
+
+	it('stops knocking once n8n closes the trigger', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = await c.published(formId);
+		const running = await c.start(trigger);
+		await running.tick();
+		const knocks = c.endpoint().received.length;
+		expect(knocks).toBe(1);
+		await running.close();
+		await running.tick();
+		await c.endpoint().settled();
+		expect(c.endpoint().received).toHaveLength(knocks);
+	});
+
+	it('warns once when its own address answers as something else (not the trigger), then logs quietly', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = await c.published(formId);
+		const running = await c.start(trigger);
+		// n8n answers for the trigger's address, but not as the trigger: a proxy's page.
+		c.endpoint().trigger = undefined;
+		const warn = jest.spyOn(n8nLogger(), 'warn').mockImplementation(() => undefined);
+		const debug = jest.spyOn(n8nLogger(), 'debug').mockImplementation(() => undefined);
+		await running.tick();
+		await running.tick();
+		const warned = warn.mock.calls.map(([message]) => String(message));
+		expect(warned.filter((m) => m.includes('could not check for missed submissions'))).toHaveLength(
+			1,
+		);
+		expect(warned.join(' ')).toContain('HTTP 404');
+		expect(warned.join(' ')).not.toContain(slots(trigger).production!.secret);
+		expect(debug.mock.calls.map(([m]) => String(m)).join(' ')).toContain('could not check');
+	});
+
+	it('warns when its own address answers, but not as the trigger (another service at that address)', async () => {
+		const formId = await freshForm(h.control);
+		const trigger = await c.published(formId);
+		const node = trigger.staticData[`node:${NODE_NAME}`] as IDataObject;
+		// The address now leads to another service (a proxy's misroute): it answers 200 JSON.
+		(node.production as IDataObject).url = `${new URL(h.sandbox.apiRoot).origin}/_sandbox/stats/reset`;
+		const running = await c.start(trigger, 'init');
+		const warn = jest.spyOn(n8nLogger(), 'warn').mockImplementation(() => undefined);
+		await running.tick();
+		const warned = warn.mock.calls.map(([message]) => String(message)).join(' ');
+		expect(warned).toContain('did not answer as the trigger');
 	});
 });

@@ -58,8 +58,11 @@ describe('Fillout node description', () => {
 describe('Fillout Trigger description', () => {
 	const described = trigger.description;
 
-	it('is a webhook trigger with the node’s credentials, a form, Simplify and Download Files', () => {
+	it('is a webhook trigger with the node’s credentials, a form, catch-up, Simplify and Download Files', () => {
 		expect(described.name).toBe('filloutTrigger');
+		// 1.1 turns catch-up on for new nodes; nodes saved on 1 keep it off.
+		expect(described.version).toEqual([1, 1.1]);
+		expect(described.defaultVersion).toBe(1.1);
 		expect(described.group).toEqual(['trigger']);
 		expect(described.inputs).toEqual([]);
 		expect(described.outputs).toEqual(['main']);
@@ -70,11 +73,21 @@ describe('Fillout Trigger description', () => {
 		expect(described.properties.map((p) => p.name)).toEqual([
 			'authentication',
 			'form',
+			'catchUp',
+			'catchUp',
+			'catchUpMinutes',
 			'simplify',
 			'downloadFiles',
 			'fileOptions',
 		]);
+		const catchUp = described.properties.filter((p) => p.name === 'catchUp');
+		expect(catchUp.map((p) => [p.default, p.displayOptions?.show?.['@version']])).toEqual([
+			[true, [{ _cnd: { gte: 1.1 } }]],
+			[false, [1]],
+		]);
 		expect(typeof trigger.webhook).toBe('function');
+		// The checks for missed submissions run on n8n's schedule, in the main process.
+		expect(typeof trigger.trigger).toBe('function');
 		expect(Object.keys(trigger.webhookMethods.default).sort()).toEqual([
 			'checkExists',
 			'create',
