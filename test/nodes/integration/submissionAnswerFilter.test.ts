@@ -232,17 +232,29 @@ describe('Get Many → Filters → Answer: every condition on every kind of answ
 	});
 
 	it('the answer filter with Search, Status and dates: all of them hold', async () => {
+		// ann, jo, empty and bob answered at 00:01 to 00:04 on 1 May 2024.
 		const run = await getMany(made.formId, {
 			...answerFilter(made.questionId('Email'), 'contains', 'x.com'),
-			search: 'please',
-			afterDate: '2024-05-01T00:00:00Z',
+			status: 'finished',
+			afterDate: '2024-05-01T00:01:30Z',
 		});
 		expect(run.ids).toEqual([made.ids.jo]);
-		const none = await getMany(made.formId, {
-			...answerFilter(made.questionId('Email'), 'contains', 'x.com'),
-			beforeDate: '2024-05-01T00:01:30Z',
+		const before = await getMany(made.formId, {
+			...answerFilter(made.questionId('Comments'), 'isNotEmpty'),
+			beforeDate: '2024-05-01T00:03:30Z',
 		});
-		expect(none.ids).toEqual([made.ids.ann]);
+		expect(before.ids).toEqual([made.ids.ann, made.ids.jo]);
+		const searched = await getMany(made.formId, {
+			...answerFilter(made.questionId('Email'), 'notContains', 'ann'),
+			search: 'x.com',
+		});
+		// bob's Name holds ANN@X.COM: found by the search, and his Email holds no "ann".
+		expect(searched.ids).toEqual([made.ids.bob]);
+		const searchedToo = await getMany(made.formId, {
+			...answerFilter(made.questionId('Name'), 'equals', 'ann@x.com'),
+			search: 'ann',
+		});
+		expect(searchedToo.ids).toEqual([made.ids.bob]);
 	});
 
 	it('an unknown question and an empty value fail the item, naming the field', async () => {
