@@ -40,6 +40,7 @@ describe('Fillout node description', () => {
 			[
 				'form:get',
 				'form:getMany',
+				'submission:count',
 				'submission:create',
 				'submission:delete',
 				'submission:get',
@@ -101,6 +102,7 @@ describe('Fillout Polling Trigger description', () => {
 			'startFrom',
 			'startDate',
 			'inProgress',
+			'filters',
 			'options',
 			'simplify',
 			'downloadFiles',
