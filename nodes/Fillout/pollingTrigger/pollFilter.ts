@@ -23,11 +23,18 @@ export async function onlyMatching(
 	taken: PollOutcome,
 	raw: unknown,
 ): Promise<ShownOutcome> {
-	const all = taken.emitted.map((_, i) => i);
 	// The form is read only when a filter is set and the poll has something to emit.
 	const filter =
-		answerParameterOf(raw) && all.length > 0 ? await readAnswerFilter(ctx, formId, raw) : undefined;
-	const kept = filter ? all.filter((i) => answerMatches(taken.emitted[i], filter)) : all;
+		answerParameterOf(raw) && taken.emitted.length > 0
+			? await readAnswerFilter(ctx, formId, raw)
+			: undefined;
+	return shownOf(taken, filter && ((submission) => answerMatches(submission, filter)));
+}
+
+/** The outcome's emitted submissions that `keep` keeps (all without it), with their positions. */
+export function shownOf(taken: PollOutcome, keep?: (submission: unknown) => boolean): ShownOutcome {
+	const all = taken.emitted.map((_, i) => i);
+	const kept = keep ? all.filter((i) => keep(taken.emitted[i])) : all;
 	return {
 		...taken,
 		emitted: kept.map((i) => taken.emitted[i]),
