@@ -12,7 +12,6 @@ import type { PollOutcome } from './pollStep';
 
 /** What is emitted of a poll; `positions[i]`: where item i is in the whole poll's `emitted`. */
 export interface ShownOutcome extends PollOutcome {
-	/** One more at the end: the whole poll's length (emit all when every item is complete). */
 	positions: number[];
 }
 
@@ -39,7 +38,7 @@ export function shownOf(taken: PollOutcome, keep?: (submission: unknown) => bool
 		...taken,
 		emitted: kept.map((i) => taken.emitted[i]),
 		statuses: kept.map((i) => taken.statuses[i]),
-		positions: [...kept, taken.emitted.length],
+		positions: kept,
 	};
 }
 

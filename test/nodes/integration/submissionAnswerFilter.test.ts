@@ -257,6 +257,43 @@ describe('Get Many → Filters → Answer: every condition on every kind of answ
 		expect(searchedToo.ids).toEqual([made.ids.bob]);
 	});
 
+	it('the user’s own Search is sent, not the filter’s value, and both hold', async () => {
+		// Search "please" finds jo alone; the filter's value would find ann and jo.
+		const run = await getMany(made.formId, {
+			...answerFilter(made.questionId('Email'), 'contains', 'x.com'),
+			search: 'please',
+		});
+		expect(run.ids).toEqual([made.ids.jo]);
+	});
+
+	it('reads the form once for all items of an execution; a failed read is not kept', async () => {
+		const parameters = {
+			resource: 'submission',
+			operation: 'getMany',
+			form: formById(made.formId),
+			returnAll: true,
+			simplify: false,
+			filters: answerFilter('email', 'equals', '={{ $json.email }}'),
+		};
+		const inputItems = [{ email: 'ann@x.com' }, { email: 'bob@y.com' }, { email: 'nobody@z' }];
+		await resetStats(sandbox());
+		const result = await runFillout(sandbox(), parameters, { inputItems });
+		expect(jsonOf(result).map((s) => s.submissionId)).toEqual([made.ids.ann, made.ids.bob]);
+		expect((await requestCounts(sandbox()))[METADATA_ROUTE]).toBe(1);
+		// The first read of the form fails: that item fails, the next reads it again.
+		await control(sandbox(), 'POST', '/faults', {
+			failNext: { count: 1, method: 'GET', pathPattern: '/forms/[^/]+$', status: 404 },
+		});
+		const retried = await runFillout(sandbox(), parameters, {
+			inputItems: inputItems.slice(0, 2),
+			continueOnFail: true,
+		});
+		await control(sandbox(), 'DELETE', '/faults');
+		const outputs = jsonOf(retried);
+		expect(outputs[0].error).toBeDefined();
+		expect(outputs.slice(1).map((s) => s.submissionId)).toEqual([made.ids.bob]);
+	});
+
 	it('an unknown question and an empty value fail the item, naming the field', async () => {
 		const unknown = await getMany(made.formId, answerFilter('Phone number', 'equals', 'x'));
 		expect(unknown.result.error?.message).toMatch(
