@@ -150,9 +150,16 @@ describe('Fillout Polling Trigger → Filters → Answer', () => {
 		const formId = await formWithEmail();
 		const older = await respond(formId, { Email: 'vip@x.com' }, { secondsAgo: 5 });
 		await respond(formId, { Email: 'late@x.com', Comments: 'vip@x.com' }, { secondsAgo: 1 });
+		// 300 newer ones: Fillout's search narrows the read to the two that hold the value.
+		await control(sandbox(), 'POST', `/forms/${formId}/generate`, {
+			count: 300,
+			startTime: secondsAgo(4).toISOString(),
+			stepMs: 1,
+		});
 		const trigger = pollingTrigger(sandbox(), formId, onlyVip());
-		const sample = await trigger.fetchTestEvent();
-		expect(idsOf(sample.items)).toEqual([older]);
+		const sample = await countingRequests(sandbox(), () => trigger.fetchTestEvent());
+		expect(idsOf(sample.result.items)).toEqual([older]);
+		expect(sample.list).toBe(1);
 	});
 
 	it('an unknown question fails the poll, naming it; the cursor stays', async () => {

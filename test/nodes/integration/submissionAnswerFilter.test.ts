@@ -19,6 +19,7 @@ import {
 	runFillout,
 	useSandbox,
 } from './support';
+import { DEEP_MARKER, startDeepAnswerProxy } from './support/hostileAnswers';
 
 const sandbox = useSandbox();
 
@@ -420,15 +421,51 @@ describe('Submission → Count', () => {
 		expect((await count(formId, {}, { includePreview: true })).count).toBe(6);
 	});
 
-	it('an answer without a count fails the item and says what to do', async () => {
+	it.each([[undefined], ['12'], [-1], [2.5]])(
+		'an answer whose count is %j fails the item and says what to do',
+		async (totalResponses) => {
+			const { formId } = await formWithQuestions();
+			await control(sandbox(), 'POST', '/faults', {
+				failNext: { count: 1, method: 'GET', status: 200, body: { responses: [], totalResponses } },
+			});
+			const counted = await count(formId, {});
+			await control(sandbox(), 'DELETE', '/faults');
+			expect(counted.result.error?.message).toBe(
+				'Fillout’s answer carried no count of submissions (totalResponses) [item 0]',
+			);
+		},
+	);
+
+	it('asks for the smallest page: limit=1, with the filters as Fillout takes them', async () => {
 		const { formId } = await formWithQuestions();
-		await control(sandbox(), 'POST', '/faults', {
-			failNext: { count: 1, method: 'GET', status: 200, body: { responses: [] } },
-		});
-		const counted = await count(formId, {});
-		await control(sandbox(), 'DELETE', '/faults');
-		expect(counted.result.error?.message).toBe(
-			'Fillout’s answer carried no count of submissions (totalResponses) [item 0]',
-		);
+		await generate(sandbox(), formId, { count: 200, startTime: '2024-02-01T00:00:00Z' });
+		// A proxy that passes everything through and records what was asked.
+		const proxy = await startDeepAnswerProxy(sandbox(), JSON.stringify(DEEP_MARKER));
+		try {
+			const result = await runFillout(
+				sandbox(),
+				{
+					resource: 'submission',
+					operation: 'count',
+					form: formById(formId),
+					filters: { afterDate: '2024-02-01T01:00:00Z', search: 'a' },
+				},
+				{
+					credentials: {
+						filloutFormsApi: {
+							apiKey: sandbox().demo.apiKey,
+							region: 'custom',
+							baseUrl: proxy.url,
+						},
+					},
+				},
+			);
+			expect(jsonOf(result)[0].count).toBeGreaterThan(0);
+			expect(proxy.requests.map((request) => request.query)).toEqual([
+				{ search: 'a', afterDate: '2024-02-01T02:00:00.000+01:00', limit: '1' },
+			]);
+		} finally {
+			await proxy.close();
+		}
 	});
 });
