@@ -361,6 +361,14 @@ const listWebhooks: ControlHandler = (ctx) =>
 		[...ctx.store.webhooks.keys()].map((id) => describeWebhook(ctx, id)),
 	);
 
+/** Fillout drops a webhook on its side (deleted in its UI, or disabled): no more deliveries. */
+const dropWebhook: ControlHandler = (ctx, { params }) => {
+	const id = Number(params.id);
+	if (!ctx.store.webhooks.delete(id)) throw notFound(`Webhook ${params.id} not found`);
+	ctx.store.changed();
+	return json(200, {});
+};
+
 const patchWebhook: ControlHandler = (ctx, { params, body }) => {
 	const id = Number(params.id);
 	const webhook = ctx.store.webhooks.get(id);
@@ -474,6 +482,7 @@ export const CONTROL_ROUTES: ReadonlyArray<Route<ControlHandler>> = [
 	},
 	{ method: 'GET', template: '/_sandbox/webhooks', handler: listWebhooks },
 	{ method: 'PATCH', template: '/_sandbox/webhooks/:id', handler: patchWebhook },
+	{ method: 'DELETE', template: '/_sandbox/webhooks/:id', handler: dropWebhook },
 	{ method: 'GET', template: '/_sandbox/stats', handler: (ctx) => json(200, ctx.stats.snapshot()) },
 	{
 		method: 'POST',

@@ -22,7 +22,8 @@ export class Fillout implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Read Fillout forms and submissions, import submissions and manage webhooks',
+		description:
+			'Read Fillout forms and submissions, import submissions and manage webhooks: list forms to learn their IDs, read a form’s questions, find a form’s submissions by date or text, get one by its ID',
 		defaults: { name: 'Fillout' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

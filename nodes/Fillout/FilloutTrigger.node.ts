@@ -4,6 +4,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
@@ -16,8 +18,19 @@ import {
 	simplifyOption,
 } from './shared/descriptions';
 import { listSearch } from './methods';
+import { answerKnock } from './catchUp/answerKnock';
+import {
+	CARRIED_CATCH_UP_KEY,
+	carriedCatchUp,
+	restoreCarriedCatchUp,
+	withCarriedCatchUp,
+} from './catchUp/carriedRecord';
+import { startCatchUp } from './catchUp/checkSchedule';
+import { isKnock } from './catchUp/knock';
+import { catchUpParameters } from './catchUp/parameters';
+import { firstRunOfDelivery } from './catchUp/recordAccess';
 import { downloadFilesParameters, FILES_KEY, fileSettingsOf } from './downloadFiles';
-import { firstDelivery, rememberRecord } from './shared/processMemory';
+import { processMemory, rememberRecord, triggerKey } from './shared/processMemory';
 import { submissionItem } from './shared/submissionItem';
 import { readDelivery } from './webhookTrigger/delivery';
 import { authenticateDelivery } from './webhookTrigger/deliveryAuth';
@@ -25,18 +38,18 @@ import { startWithFiles } from './webhookTrigger/filesDelivery';
 import {
 	currentSlot,
 	recordedFits,
-	registerWebhook,
 	removeRecordedWebhook,
+	replaceWebhook,
 } from './webhookTrigger/lifecycle';
 import { keepUnrecordedRegistration, reportUnremovable } from './webhookTrigger/lostRecord';
 import { logRefusedDelivery } from './webhookTrigger/refusedDelivery';
 import {
 	restoreSignedRecord,
 	signRecord,
+	takeItemKey,
 	takeSignedRecord,
 	withSignedRecord,
 } from './webhookTrigger/signedRecord';
-import { clearRecordLoss } from './webhookTrigger/webhookRecord';
 
 export class FilloutTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -47,7 +60,8 @@ export class FilloutTrigger implements INodeType {
 			dark: 'file:../../icons/fillout.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle:
 			'={{"New submission: " + ($parameter["form"].cachedResultName || $parameter["form"].value)}}',
 		description: 'Starts the workflow when a Fillout form receives a submission',
@@ -69,6 +83,7 @@ export class FilloutTrigger implements INodeType {
 				...formLocator,
 				description: 'The form whose new submissions start the workflow',
 			},
+			...catchUpParameters,
 			simplifyOption,
 			...downloadFilesParameters,
 		],
@@ -95,15 +110,13 @@ export class FilloutTrigger implements INodeType {
 
 			async create(this: IHookFunctions): Promise<boolean> {
 				// n8n asks checkExists first; dropping again keeps the guarantee if it did not.
-				const { data, slot } = await removeRecordedWebhook(this);
-				const record = await registerWebhook(this, slot);
-				data[slot] = { ...record };
-				clearRecordLoss(data, slot);
-				rememberRecord(this, slot, record);
+				await replaceWebhook(this);
 				return true;
 			},
 
 			async delete(this: IHookFunctions): Promise<boolean> {
+				// A catch-up check still running here must not register a webhook after this.
+				if (this.getMode() !== 'manual') processMemory.catchUpStopped.add(triggerKey(this));
 				const state = currentSlot(this);
 				if (state.record === undefined) reportUnremovable(this, state);
 				else await removeRecordedWebhook(this);
@@ -112,10 +125,17 @@ export class FilloutTrigger implements INodeType {
 		},
 	};
 
+	/** Catch-up: checks for submissions the webhook missed, on a schedule (catchUp/). */
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse | undefined> {
+		return await startCatchUp(this);
+	}
+
 	/** Runs first in each execution the trigger starts (on a queue-mode worker too). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const { items, signed } = takeSignedRecord(this.getInputData());
+		const { items: unsigned, signed } = takeSignedRecord(this.getInputData());
+		const { items, value: carried } = takeItemKey(unsigned, CARRIED_CATCH_UP_KEY);
 		if (signed !== undefined) await restoreSignedRecord(this, signed);
+		if (carried !== undefined) await restoreCarriedCatchUp(this, carried);
 		return [items];
 	}
 
@@ -128,6 +148,7 @@ export class FilloutTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
+		if (isKnock(this)) return await answerKnock(this, auth);
 		const delivery = readDelivery(this);
 		if (!delivery.ok) {
 			res.status(400).json({ message: delivery.reason });
@@ -148,17 +169,19 @@ export class FilloutTrigger implements INodeType {
 		);
 		// The signed record rides along so that a queue-mode worker writes it back.
 		const signed = await signRecord(this, slot, record);
-		const withRecord = (items: INodeExecutionData[]) =>
-			signed === undefined ? items : withSignedRecord(items, signed);
 
 		// Marked only now that nothing before the execution can fail: a 500 is resent.
 		// A second registration for this address delivers the same submission again.
-		if (!firstDelivery(this, slot, formId, submission.submissionId)) {
+		if (!firstRunOfDelivery(this, slot, formId, submission.submissionId)) {
 			res
 				.status(200)
 				.json({ message: 'Already received: this submission started the workflow once' });
 			return { noWebhookResponse: true };
 		}
+		// The catch-up record rides too, with this delivery's mark.
+		const carried = await carriedCatchUp(this, slot, formId);
+		const withRecord = (items: INodeExecutionData[]) =>
+			withCarriedCatchUp(signed === undefined ? items : withSignedRecord(items, signed), carried);
 		// Never returnJsonArray: it lifts the keys of an object holding `json` onto the item.
 		if (!files) return { workflowData: [withRecord([{ json: item }])] };
 		return await startWithFiles(this, { slot, formId, submission, item }, files, withRecord);

@@ -9,8 +9,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 
+import { KNOCK_HEADER } from '../../nodes/Fillout/catchUp/knock';
 import { processMemory } from '../../nodes/Fillout/shared/processMemory';
 import type { TriggerHarness } from '../harness';
+import { startTrigger } from '../harness/triggers';
 import { pollingTrigger, submit } from '../polling/support';
 import { freshForm, type Harness } from '../sandbox/support';
 import {
@@ -135,6 +137,12 @@ describe('what one process remembers', () => {
 		jest.spyOn(n8nLogger(), 'warn').mockImplementation(() => undefined);
 		const refused = await trigger.receive({ query: { secret: 'x' }, body: delivery(formId, 's2') });
 		expect(refused.res.statusCode).toBe(401);
+		// Catch-up: its record (the trigger started), a check (a knock), a removal's stop mark.
+		const catchUp = await startTrigger(trigger, 'activate');
+		await trigger.receive({ query, headers: { [KNOCK_HEADER]: '1' }, body: {} });
+		const removedForm = await freshForm(h.control);
+		await (await published(removedForm)).deactivate();
+		await catchUp.close();
 		// The polling trigger: its cursor, and a warning of a future-dated submission.
 		const pollForm = await freshForm(h.control);
 		await submit(h.sandbox, pollForm, {

@@ -6,6 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { checkFixedOperation, errorForAgent } from '../agentTool/toolErrors';
+import { runsAsTool } from '../agentTool/toolMode';
 import type { BuiltItems } from '../shared/itemLoop';
 import { forEachItem } from '../shared/itemLoop';
 import * as form from './form';
@@ -54,6 +56,8 @@ function ownEntry<T>(record: Record<string, T>, key: string): T | undefined {
 
 /** Runs the chosen operation over all input items. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const tool = runsAsTool(this);
+	if (tool) checkFixedOperation(this);
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
@@ -67,6 +71,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 	if ('execute' in chosen) return [await chosen.execute.call(this, items)];
-	const run = async (itemIndex: number) => await chosen.executeItem.call(this, itemIndex);
+	const run = async (itemIndex: number) => {
+		try {
+			return await chosen.executeItem.call(this, itemIndex);
+		} catch (error) {
+			// As a tool, an error the agent can act on: docs/fillout-node.md, "Errors an agent reads".
+			throw tool ? errorForAgent(this, error, { itemIndex, resource, operation }) : error;
+		}
+	};
 	return [await forEachItem(this, items, run)];
 }

@@ -16,6 +16,8 @@ export const downloadFilesParameters: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to download uploaded files, signatures and generated documents as binary data (one binary property per file, named after its question)',
+		// Not on the AI tool: an agent cannot read binary data, and the files stay as links.
+		displayOptions: { show: { '@tool': [false] } },
 	},
 	{
 		displayName: 'File Options',

@@ -13,7 +13,6 @@ import { newestMatching, onlyMatching } from './pollFilter';
 import {
 	WATCHED_IN_PROGRESS,
 	readPollState,
-	servicePresentMs,
 	startState,
 	submissionMs,
 	takeFinished,
@@ -22,26 +21,13 @@ import {
 } from './pollState';
 import { takePoll, type PollOutcome, type Start, type SubmissionStatus } from './pollStep';
 import { readPollSettings, type PollSettings } from './settings';
+import { ServiceClock } from './serviceClock';
 
 /** Where the cursor lives in the node's static data. */
 export const POLL_STATE_KEY = 'pollState';
 
 /** Activations a person started (publish, update): only then does "Start From" apply. */
 const FIRST_START_MODES = new Set(['activate', 'create', 'update', 'manual']);
-
-/** The earliest `date` header of Fillout's answers in one poll: Fillout's present. */
-class ServiceClock {
-	private dateMs?: number;
-
-	readonly observe = (header: (name: string) => string | undefined) => {
-		const ms = Date.parse(header('date') ?? '');
-		if (Number.isFinite(ms) && (this.dateMs === undefined || ms < this.dateMs)) this.dateMs = ms;
-	};
-
-	presentMs(n8nNowMs: number): number {
-		return servicePresentMs(this.dateMs, n8nNowMs);
-	}
-}
 
 /**
  * One poll: lists what is new since the cursor and emits it. The cursor is written only

@@ -19,8 +19,12 @@ export async function readSubmissions(
 	pagerOptions: PagerOptions,
 	fixedQuery: IDataObject = {},
 	itemIndex?: number,
+	onPage?: ReadLimits['onPage'],
 ): Promise<Submission[]> {
-	const read = await readSubmissionsUntil(ctx, formId, pagerOptions, fixedQuery, { itemIndex });
+	const read = await readSubmissionsUntil(ctx, formId, pagerOptions, fixedQuery, {
+		itemIndex,
+		onPage,
+	});
 	return read.submissions;
 }
 
@@ -37,6 +41,8 @@ export interface ReadLimits {
 	mayStop?: (readSoFar: Submission[]) => boolean;
 	/** Reads each page's answer headers. */
 	onHeaders?: FilloutRequest['onHeaders'];
+	/** Sees each page's answer (Get Many as a tool reads Fillout's count from it). */
+	onPage?: (answer: SubmissionPage) => void;
 }
 
 interface PageLimits extends ReadLimits {
@@ -128,6 +134,7 @@ function pageSender(
 				limits.onHeaders?.(header);
 			},
 		});
+		limits.onPage?.(answer);
 		return { answer, servedAtMs: Number.isFinite(servedAtMs) ? servedAtMs : Date.now() };
 	};
 }

@@ -34,7 +34,8 @@ export const formLocator: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The Fillout form',
+	description:
+		'The Fillout form: its ID (such as foAdHjd1Duus; Form → Get Many lists them), its share link or its editor address',
 	modes: [
 		{
 			displayName: 'From List',

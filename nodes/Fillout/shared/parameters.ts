@@ -3,6 +3,7 @@ import type {
 	IHookFunctions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -37,7 +38,9 @@ export function formIdForEditor(ctx: ILoadOptionsFunctions): string {
 }
 
 /** The same for the triggers: webhook setup, deliveries and polls (no item). */
-export function formIdForTrigger(ctx: IHookFunctions | IWebhookFunctions | IPollFunctions): string {
+export function formIdForTrigger(
+	ctx: IHookFunctions | IWebhookFunctions | IPollFunctions | ITriggerFunctions,
+): string {
 	const locator = ctx.getNodeParameter('form', undefined, { extractValue: false });
 	return checkedFormId(ctx, locator);
 }

@@ -1,6 +1,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
+import type { CatchUpRecord } from '../catchUp/catchUpRecord';
 import type { PollState } from '../pollingTrigger/pollState';
 import type { DerivedKeys } from '../webhookTrigger/derivedKeys';
 import type { Slot, WebhookRecord } from '../webhookTrigger/webhookRecord';
@@ -25,9 +26,15 @@ export const processMemory = {
 	pollStates: new Map<string, PollState>(),
 	/** Warnings the polling trigger gives once per trigger. */
 	pollWarnings: new Set<string>(),
+	/** The Fillout Trigger's catch-up record, merged with static data's at every use. */
+	catchUpRecords: new Map<string, CatchUpRecord>(),
+	/** When each trigger's last catch-up check started here: knocks closer together wait. */
+	catchUpChecks: new Map<string, number>(),
+	/** Triggers whose webhook n8n removed here: a check running late must not register one. */
+	catchUpStopped: new Set<string>(),
 } satisfies Record<string, { readonly size: number; clear(): void }>;
 
-type NodeContext = Pick<IPollFunctions, 'getWorkflow' | 'getNode'>;
+export type NodeContext = Pick<IPollFunctions, 'getWorkflow' | 'getNode'>;
 
 /** One trigger node: its workflow and node. */
 export function triggerKey(ctx: NodeContext): string {

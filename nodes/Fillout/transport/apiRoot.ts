@@ -4,6 +4,7 @@ import type {
 	IHookFunctions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	ITriggerFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -45,6 +46,7 @@ export type FilloutContext =
 	| ILoadOptionsFunctions
 	| IHookFunctions
 	| IPollFunctions
+	| ITriggerFunctions
 	| IWebhookFunctions;
 
 export type FilloutCredentialType = 'filloutFormsApi' | 'filloutFormsOAuth2Api';

@@ -247,7 +247,7 @@ export function describeFailedRequest(
 		apiRoot: context.apiRoot ?? request.apiRoot,
 		attempts: request.attempts,
 	});
-	const facts: JsonObject = { message: described.message };
+	const facts: JsonObject = { message: described.message, kind: described.kind }; // kind: for agentTool/toolErrors.ts
 	if (failure.statusCode !== undefined) facts.statusCode = failure.statusCode;
 	if (failure.networkCode !== undefined) facts.networkCode = failure.networkCode;
 	if (typeof failure.body === 'object' && failure.body !== null)

@@ -7,6 +7,7 @@ import type {
 
 import { itemsWithFiles, type FileSettings } from '../downloadFiles';
 import type { Submission } from '../shared/interfaces';
+import { unmarkDelivered } from '../catchUp/recordAccess';
 import { forgetDelivery } from '../shared/processMemory';
 import type { Slot } from './webhookRecord';
 
@@ -39,6 +40,9 @@ export async function startWithFiles(
 		downloaded = true;
 		return { noWebhookResponse: true, workflowData: [withRecord(items)] };
 	} finally {
-		if (!downloaded) forgetDelivery(ctx, slot, formId, submission.submissionId);
+		if (!downloaded) {
+			forgetDelivery(ctx, slot, formId, submission.submissionId);
+			unmarkDelivered(ctx, ctx.getWorkflowStaticData('node'), formId, submission.submissionId);
+		}
 	}
 }

@@ -5,7 +5,7 @@ import { describeFailure } from '../transport/errorMessages';
 import type { FormMetadata } from '../shared/interfaces';
 import { filloutError } from '../shared/nodeErrors';
 import { formIdForTrigger } from '../shared/parameters';
-import { forgetRecord } from '../shared/processMemory';
+import { forgetRecord, rememberRecord } from '../shared/processMemory';
 import { filloutRequest, resolveApiRoot, sendFilloutRequest } from '../transport';
 import { cacheDerivedKeys, derivationOf, readDerivedKeys } from './derivedKeys';
 import { restoreLostRecords } from './lostRecord';
@@ -13,8 +13,15 @@ import { isOwnRecord, warnNotOwn } from './ownership';
 import { isFilloutCloud, unreachableReason } from './reachability';
 import { removeWebhook } from './removal';
 import { addressWithSecret, newSecret } from './secret';
-import type { Slot, WebhookRecord } from './webhookRecord';
-import { createdWebhookId, ownerOf, readRecord, registrationFits, slotFor } from './webhookRecord';
+import type { LifecycleContext, Slot, WebhookRecord } from './webhookRecord';
+import {
+	clearRecordLoss,
+	createdWebhookId,
+	ownerOf,
+	readRecord,
+	registrationFits,
+	slotFor,
+} from './webhookRecord';
 
 /**
  * The webhook's lifecycle (n8n's checkExists, create, delete). Fillout cannot list
@@ -30,7 +37,7 @@ export interface SlotState {
 }
 
 /** The slot, after writing back any record this process remembers and static data lost. */
-export function currentSlot(ctx: IHookFunctions): SlotState {
+export function currentSlot(ctx: LifecycleContext): SlotState {
 	const data = ctx.getWorkflowStaticData('node');
 	restoreLostRecords(ctx, data);
 	const slot = slotFor(ctx.getMode(), ctx.getNodeWebhookUrl('default'), data);
@@ -65,7 +72,7 @@ export async function recordedFits(ctx: IHookFunctions, state: SlotState): Promi
  * and empties the slot. A failure that may pass throws before the slot is emptied, so the
  * next activation retries.
  */
-export async function removeRecordedWebhook(ctx: IHookFunctions): Promise<SlotState> {
+export async function removeRecordedWebhook(ctx: LifecycleContext): Promise<SlotState> {
 	const state = currentSlot(ctx);
 	const { record } = state;
 	if (record !== undefined) {
@@ -77,8 +84,21 @@ export async function removeRecordedWebhook(ctx: IHookFunctions): Promise<SlotSt
 	return { data: state.data, slot: state.slot };
 }
 
+/**
+ * Removes the recorded webhook (when it is this trigger's) and registers a fresh one: n8n's
+ * create, and a catch-up check that found Fillout stopped delivering.
+ */
+export async function replaceWebhook(ctx: LifecycleContext): Promise<WebhookRecord> {
+	const { data, slot } = await removeRecordedWebhook(ctx);
+	const record = await registerWebhook(ctx, slot);
+	data[slot] = { ...record };
+	clearRecordLoss(data, slot);
+	rememberRecord(ctx, slot, record);
+	return record;
+}
+
 /** Refuses a webhook address that Fillout's cloud could never call. */
-export function assertReachable(ctx: IHookFunctions, apiRoot: string, webhookUrl: string): void {
+export function assertReachable(ctx: LifecycleContext, apiRoot: string, webhookUrl: string): void {
 	if (!isFilloutCloud(apiRoot)) return;
 	const reason = unreachableReason(webhookUrl);
 	if (reason === undefined) return;
@@ -93,7 +113,7 @@ export function assertReachable(ctx: IHookFunctions, apiRoot: string, webhookUrl
 }
 
 /** The form's name for bare deliveries; a failure here only costs the name. */
-async function formNameOf(ctx: IHookFunctions, formId: string): Promise<string | undefined> {
+async function formNameOf(ctx: LifecycleContext, formId: string): Promise<string | undefined> {
 	const outcome = await sendFilloutRequest<FormMetadata>(ctx, {
 		method: 'GET',
 		path: `/forms/${encodeURIComponent(formId)}`,
@@ -113,7 +133,11 @@ async function formNameOf(ctx: IHookFunctions, formId: string): Promise<string |
 }
 
 /** The derived secret for the slot, or a random one (kept only in static data) with a warning. */
-async function secretToRegister(ctx: IHookFunctions, slot: Slot, formId: string): Promise<string> {
+async function secretToRegister(
+	ctx: LifecycleContext,
+	slot: Slot,
+	formId: string,
+): Promise<string> {
 	const derived = await readDerivedKeys(ctx, slot, formId);
 	if (derived !== undefined) {
 		cacheDerivedKeys(ctx, slot, formId, derived);
@@ -127,7 +151,7 @@ async function secretToRegister(ctx: IHookFunctions, slot: Slot, formId: string)
 }
 
 /** Registers the node's webhook address, with the slot's secret, for the chosen form. */
-export async function registerWebhook(ctx: IHookFunctions, slot: Slot): Promise<WebhookRecord> {
+export async function registerWebhook(ctx: LifecycleContext, slot: Slot): Promise<WebhookRecord> {
 	const webhookUrl = ctx.getNodeWebhookUrl('default');
 	if (webhookUrl === undefined) {
 		throw new NodeOperationError(ctx.getNode(), 'n8n gave the trigger no webhook address');

@@ -1,7 +1,5 @@
-import type { IHookFunctions } from 'n8n-workflow';
-
 import { derivationOf, readDerivedKeys } from './derivedKeys';
-import type { Slot, WebhookRecord } from './webhookRecord';
+import type { LifecycleContext, Slot, WebhookRecord } from './webhookRecord';
 
 /**
  * Whether a record in this node's static data names a webhook this trigger registered.
@@ -10,7 +8,7 @@ import type { Slot, WebhookRecord } from './webhookRecord';
  * (docs/trigger-static-data.md, "A record from another workflow").
  */
 export async function isOwnRecord(
-	ctx: IHookFunctions,
+	ctx: LifecycleContext,
 	slot: Slot,
 	record: WebhookRecord,
 ): Promise<boolean> {
@@ -25,7 +23,7 @@ export async function isOwnRecord(
 }
 
 /** A record that is not this trigger's is forgotten, its webhook left to its owner. */
-export function warnNotOwn(ctx: IHookFunctions, record: WebhookRecord): void {
+export function warnNotOwn(ctx: LifecycleContext, record: WebhookRecord): void {
 	ctx.logger.warn(
 		`Fillout Trigger: webhook ${record.webhookId} (form ${record.formId}) in the static data of workflow ${ctx.getWorkflow().id ?? ''} was not registered by this trigger: it names another workflow or node, or another address, as static data copied from another workflow does. It is forgotten, not removed at Fillout, so that workflow keeps receiving. If it was this trigger's own webhook, delete it in the form’s Integrations in Fillout.`,
 		{

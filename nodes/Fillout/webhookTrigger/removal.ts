@@ -1,10 +1,10 @@
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { ServiceFailure } from '../transport/errorMessages';
 import { describeFailure, serviceMessage } from '../transport/errorMessages';
 import { filloutError } from '../shared/nodeErrors';
 import { resolveApiRoot, sendFilloutRequest } from '../transport';
-import type { WebhookRecord } from './webhookRecord';
+import type { LifecycleContext, WebhookRecord } from './webhookRecord';
 
 /**
  * What a failed `/webhook/delete` means (Fillout cannot list webhooks, so only the answer
@@ -28,7 +28,7 @@ export function classifyRemovalFailure(failure: ServiceFailure): RemovalFailure 
  * Removes a recorded webhook, or warns that it is forgotten (gone, another account's);
  * throws on a failure that may pass, so the caller keeps the record and tries again.
  */
-export async function removeWebhook(ctx: IHookFunctions, record: WebhookRecord): Promise<void> {
+export async function removeWebhook(ctx: LifecycleContext, record: WebhookRecord): Promise<void> {
 	const apiRoot = await resolveApiRoot(ctx);
 	if (apiRoot !== record.apiRoot) {
 		// Deleting the id at another address could remove someone else's webhook there.
@@ -62,11 +62,15 @@ export async function removeWebhook(ctx: IHookFunctions, record: WebhookRecord):
 }
 
 /** Whether Fillout accepts the credential for another call: then a refusal was about the webhook. */
-async function credentialsWork(ctx: IHookFunctions): Promise<boolean> {
+async function credentialsWork(ctx: LifecycleContext): Promise<boolean> {
 	return (await sendFilloutRequest<unknown>(ctx, { method: 'GET', path: '/forms' })).ok;
 }
 
-function warnForgotten(ctx: IHookFunctions, record: WebhookRecord, failure: ServiceFailure): void {
+function warnForgotten(
+	ctx: LifecycleContext,
+	record: WebhookRecord,
+	failure: ServiceFailure,
+): void {
 	const said = serviceMessage(failure.body);
 	ctx.logger.warn(
 		`Fillout Trigger: Fillout did not remove webhook ${record.webhookId} (HTTP ${failure.statusCode}${said === undefined ? '' : `: ${said}`}): it is gone or not this account's, so it is forgotten. Should it still call n8n, delete it in Fillout.`,

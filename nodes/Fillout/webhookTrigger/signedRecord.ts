@@ -93,19 +93,28 @@ export function withSignedRecord(
 	return [{ ...first, [SIGNED_RECORD_KEY]: { ...signed } as IDataObject }, ...rest];
 }
 
+/** The items without `key`, and what the first one held under it (unchecked). */
+export function takeItemKey(
+	items: INodeExecutionData[],
+	key: string,
+): { items: INodeExecutionData[]; value?: unknown } {
+	const clean = items.map((item) => {
+		if (!(key in item)) return item;
+		const rest = { ...item };
+		delete rest[key];
+		return rest;
+	});
+	const value = items[0]?.[key];
+	return value === undefined ? { items: clean } : { items: clean, value };
+}
+
 /** The items without any signed record, and what the first one held (unchecked). */
 export function takeSignedRecord(items: INodeExecutionData[]): {
 	items: INodeExecutionData[];
 	signed?: unknown;
 } {
-	const clean = items.map((item) => {
-		if (!(SIGNED_RECORD_KEY in item)) return item;
-		const rest = { ...item };
-		delete rest[SIGNED_RECORD_KEY];
-		return rest;
-	});
-	const signed = items[0]?.[SIGNED_RECORD_KEY];
-	return signed === undefined ? { items: clean } : { items: clean, signed };
+	const { items: clean, value } = takeItemKey(items, SIGNED_RECORD_KEY);
+	return value === undefined ? { items: clean } : { items: clean, signed: value };
 }
 
 /** The value as a signed record, when every field has its type. */

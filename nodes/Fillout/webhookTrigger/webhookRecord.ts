@@ -1,4 +1,4 @@
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 /**
  * What the webhook trigger keeps in static data (`getWorkflowStaticData('node')`), the only
@@ -10,6 +10,9 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
  */
 
 export type Slot = 'production' | 'test';
+
+/** Where the webhook's lifecycle runs: n8n's hooks, and a catch-up check replacing it. */
+export type LifecycleContext = IHookFunctions | IWebhookFunctions;
 
 export interface WebhookRecord {
 	/** The id /webhook/create answered (an integer; Fillout wants it back as sent). */

@@ -33,6 +33,7 @@ describe('describeFailedRequest', () => {
 			httpCode: '404',
 			facts: {
 				message: 'Form f1 not found',
+				kind: 'notFound',
 				statusCode: 404,
 				body: { statusCode: 404, message: 'Form not found' },
 			},
@@ -44,6 +45,7 @@ describe('describeFailedRequest', () => {
 		});
 		expect(network.facts).toEqual({
 			message: 'Could not reach Fillout at http://127.0.0.1:9/v1/api',
+			kind: 'network',
 			networkCode: 'ECONNREFUSED',
 		});
 	});

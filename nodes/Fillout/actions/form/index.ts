@@ -17,14 +17,14 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get a form’s questions and other fields',
-				action: 'Get a form',
+				description: 'Get a form’s questions and other fields, by form ID',
+				action: 'Get a form and its questions by form ID',
 			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: 'List the forms of the account',
-				action: 'Get many forms',
+				description: 'List the forms of the account, with the ID and name of each',
+				action: 'Get many forms with the ID and name of each',
 			},
 		] satisfies Array<OperationOption<'form'>>,
 		default: 'getMany',

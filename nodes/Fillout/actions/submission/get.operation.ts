@@ -22,7 +22,9 @@ import {
 
 const properties: INodeProperties[] = [
 	formLocator,
-	submissionIdField('The ID of the submission (submissionId)'),
+	submissionIdField(
+		'The ID of the submission (its submissionId, as Submission → Get Many lists it), such as abc123def456',
+	),
 	{
 		displayName: 'Options',
 		name: 'options',

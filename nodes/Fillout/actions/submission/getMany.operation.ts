@@ -6,13 +6,14 @@ import { readableSubmission } from '../../shared/submissionItem';
 import {
 	formLocator,
 	includeEditLinkOption,
-	limitOption,
 	returnAllOption,
 	simplifyOption,
 } from '../../shared/descriptions';
 import { BuiltItems } from '../../shared/itemLoop';
 import { formIdOf } from '../../shared/parameters';
 import { readSubmissions } from '../../reading/readSubmissions';
+import { MatchCount, submissionsAnswer } from '../../agentTool/toolAnswer';
+import { submissionAmount, submissionLimitOptions } from '../../agentTool/toolMode';
 import { listFilterOptions, listFiltersOf } from './listFilters';
 import {
 	downloadFilesParameters,
@@ -24,7 +25,7 @@ import {
 const properties: INodeProperties[] = [
 	formLocator,
 	returnAllOption,
-	limitOption,
+	...submissionLimitOptions,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -74,8 +75,7 @@ export async function executeItem(
 	itemIndex: number,
 ): Promise<IDataObject[] | BuiltItems> {
 	const formId = formIdOf(this, itemIndex);
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+	const maxItems = submissionAmount(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
@@ -85,7 +85,7 @@ export async function executeItem(
 		sort: filters.sort === 'desc' ? ('desc' as const) : ('asc' as const),
 		afterDate: listed.afterDate,
 		beforeDate: listed.beforeDate,
-		maxItems: returnAll ? undefined : limit,
+		maxItems,
 		keep: listed.keep,
 	};
 	const fixed: IDataObject = { ...listed.query };
@@ -93,13 +93,25 @@ export async function executeItem(
 	if (options.includePreview) fixed.includePreview = true;
 
 	// The pager's own errors (a service that never finishes) become item errors in forEachItem.
-	const submissions = await readSubmissions(this, formId, pagerOptions, fixed, itemIndex);
+	const count = new MatchCount();
+	const submissions = await readSubmissions(
+		this,
+		formId,
+		pagerOptions,
+		fixed,
+		itemIndex,
+		count.onPage,
+	);
 	const files = fileSettingsOf((name, fallback) =>
 		this.getNodeParameter(name, itemIndex, fallback),
 	);
 	// Simplify reads the copy the triggers read: list entries that are not questions are left out.
 	const readable = simplify ? submissions.map(readableSubmission) : submissions;
-	if (!files) return simplify ? simplifySubmissions(readable) : submissions;
+	// With an answer filter, Fillout's count is of its search's hits, not of the matches.
+	const total = listed.keep ? undefined : count.total;
+	const facts = { total, maxItems, sort: pagerOptions.sort };
+	if (!files)
+		return submissionsAnswer(this, simplify ? simplifySubmissions(readable) : submissions, facts);
 	const jsons = simplify
 		? simplifySubmissions(readable, [...RESERVED_KEYS, FILES_KEY])
 		: submissions;

@@ -39,14 +39,14 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get a submission',
-				action: 'Get a submission',
+				description: 'Get a submission by its ID',
+				action: 'Get a submission by its ID',
 			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
 				description: 'Get a form’s submissions, with filters',
-				action: 'Get many submissions',
+				action: 'Get many submissions of a form by date or text',
 			},
 		] satisfies Array<OperationOption<'submission'>>,
 		default: 'getMany',

@@ -9,6 +9,7 @@ import { formatInZone, isEmptyDate, parseDateInput } from '../../shared/dates';
 import { answerMatches, searchTextOf, type AnswerFilter } from '../../shared/answerFilter';
 import { answerFilterOption, readAnswerFilter } from '../../shared/answerFilterParameters';
 import { itemProblem } from '../../shared/nodeErrors';
+import { DATE_FORMAT } from '../../agentTool/toolMode';
 import type { PagedSubmission } from '../../reading/pages';
 
 const searchFilter: INodeProperties = {
@@ -16,8 +17,7 @@ const searchFilter: INodeProperties = {
 	name: 'search',
 	type: 'string',
 	default: '',
-	description:
-		'Only submissions containing this text anywhere in their answers (Fillout’s own search)',
+	description: 'Only submissions with this text in any of their answers',
 };
 
 const sharedFilters: INodeProperties[] = [
@@ -40,14 +40,14 @@ const sharedFilters: INodeProperties[] = [
 		name: 'afterDate',
 		type: 'dateTime',
 		default: '',
-		description: 'Only submissions made after this moment (read in the workflow’s time zone)',
+		description: `Only submissions made after this moment: ${DATE_FORMAT}`,
 	},
 	{
 		displayName: 'Submitted Before',
 		name: 'beforeDate',
 		type: 'dateTime',
 		default: '',
-		description: 'Only submissions made before this moment (read in the workflow’s time zone)',
+		description: `Only submissions made before this moment: ${DATE_FORMAT}`,
 	},
 ];
 
