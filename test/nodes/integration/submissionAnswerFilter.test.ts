@@ -19,6 +19,7 @@ import {
 	runFillout,
 	useSandbox,
 } from './support';
+import { callFilloutTool } from './support/agentTool';
 import { DEEP_MARKER, startDeepAnswerProxy } from './support/hostileAnswers';
 
 const sandbox = useSandbox();
@@ -467,5 +468,36 @@ describe('Submission → Count', () => {
 		} finally {
 			await proxy.close();
 		}
+	});
+});
+
+describe('Get Many → Answer as an AI tool', () => {
+	it('gives no Fillout count (it counts search hits, not matches); more may match at the Limit', async () => {
+		const { formId } = await formWithQuestions();
+		const exact = [
+			await respond(formId, { Email: 'ann@x.com' }),
+			await respond(formId, { Email: 'joann@x.com' }),
+			await respond(formId, { Email: 'ANN@x.com' }),
+		];
+		const parameters = {
+			resource: 'submission',
+			operation: 'getMany',
+			form: formById(formId),
+			simplify: false,
+			filters: answerFilter('Email', 'equals', 'ann@x.com'),
+		};
+		const all = await callFilloutTool(sandbox(), parameters);
+		expect(all.error).toBeUndefined();
+		const [answer] = all.answer as IDataObject[];
+		expect((answer.submissions as IDataObject[]).map((s) => s.submissionId)).toEqual([
+			exact[0],
+			exact[2],
+		]);
+		expect(answer).toEqual({ submissions: expect.any(Array), shown: 2 });
+		const one = await callFilloutTool(sandbox(), { ...parameters, limit: 1 });
+		const [limited] = one.answer as IDataObject[];
+		expect(limited.shown).toBe(1);
+		expect(limited).not.toHaveProperty('total');
+		expect(String(limited.note)).toMatch(/^1 submissions shown, oldest first \(more may match\); /);
 	});
 });
