@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { listSearch } from './methods';
+import { listSearch, loadOptions } from './methods';
 import { pollSubmissions } from './pollingTrigger/poll';
 import { pollingProperties } from './pollingTrigger/settings';
 import {
@@ -48,7 +48,7 @@ export class FilloutPollingTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, loadOptions };
 
 	poll = pollSubmissions;
 }

@@ -58,6 +58,8 @@ const cases: GoldenCase[] = [
 	{ name: 'form-get', node: 'Get Form' },
 	{ name: 'submission-get-many', node: 'Get Many Submissions' },
 	{ name: 'submission-get', node: 'Get Submission' },
+	{ name: 'submission-find-by-answer', node: 'Find Submissions' },
+	{ name: 'submission-count', node: 'Count Submissions' },
 	{
 		name: 'submission-create',
 		node: 'Create Submissions',

@@ -72,3 +72,47 @@ it('a listing past the start-by time: each poll emits exactly the oldest submiss
 	expect(perPoll.flat().sort()).toEqual([...made].sort());
 	expect((await trigger.poll()).items).toBeNull();
 }, 60_000);
+
+it('with an answer filter: each poll emits the oldest match with its files; the others are handled, never emitted', async () => {
+	const files = fileOrigin(sandbox());
+	const formId = await newFileForm(sandbox());
+	// Budget 10 s: downloads start until 6 s. The listing and the form's read for the
+	// filter take 3.1 s each: past the start-by time, with 1.8 s for the first match's file.
+	const trigger = pollingTrigger(
+		sandbox(),
+		formId,
+		{
+			downloadFiles: true,
+			fileOptions: SANDBOX_FILE_OPTIONS,
+			filters: { answer: { filter: { question: 'Name', condition: 'equals', value: 'match' } } },
+		},
+		{ pollBudgetMs: 10_000 },
+	);
+	await trigger.activate();
+	const made: string[] = [];
+	for (const [n, name] of ['other', 'match', 'other', 'match'].entries()) {
+		const answer = await control(sandbox(), 'POST', `/forms/${formId}/respond`, {
+			answers: { Name: name, Résumé: [{ url: `${files}/files/f${n}/cv.pdf`, filename: 'cv.pdf' }] },
+			fillUnanswered: false,
+			submission: {
+				documents: [],
+				submissionTime: new Date(Date.now() - (10 - n) * 1000).toISOString(),
+			},
+		});
+		made.push(answer.submission.submissionId as string);
+	}
+	await control(sandbox(), 'POST', '/faults', { latencyMs: 3_100 });
+	const perPoll: string[][] = [];
+	for (let poll = 0; poll < 2; poll++) {
+		const polled = await trigger.poll();
+		expect(polled.error).toBeUndefined();
+		perPoll.push(idsOf(polled.items));
+		for (const item of polled.items ?? []) {
+			expect((item.json.files as IDataObject[]).filter((entry) => entry.error)).toEqual([]);
+			expect(Object.keys(item.binary ?? {})).toEqual(['Resume_1']);
+		}
+	}
+	expect(perPoll).toEqual([[made[1]], [made[3]]]);
+	await control(sandbox(), 'DELETE', '/faults');
+	expect((await trigger.poll()).items).toBeNull();
+}, 60_000);

@@ -7,7 +7,7 @@ import type { INodePropertyOptions } from 'n8n-workflow';
  */
 export interface FilloutOperations {
 	form: 'get' | 'getMany';
-	submission: 'create' | 'delete' | 'get' | 'getMany';
+	submission: 'count' | 'create' | 'delete' | 'get' | 'getMany';
 	webhook: 'create' | 'delete';
 }
 

@@ -40,6 +40,7 @@ export type OperationTable = {
 export const operationTable: OperationTable = {
 	form: { get: form.get, getMany: form.getMany },
 	submission: {
+		count: submission.count,
 		create: submission.create,
 		delete: submission.delete,
 		get: submission.get,

@@ -1,5 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
+import { answerFieldOptions } from '../shared/answerFilterParameters';
 import { formIdForEditor } from '../shared/parameters';
 import type { FormMetadata, NamedField } from '../shared/interfaces';
 import { getFormMetadata } from '../transport';
@@ -29,4 +30,12 @@ export async function getPaymentFields(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
 	return await formFields(this, (metadata) => metadata.payments);
+}
+
+/** The answer filter's "Question" list: the form's questions, then its URL parameters. */
+export async function getAnswerFields(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const metadata = await getFormMetadata(this, formIdForEditor(this));
+	return answerFieldOptions(metadata);
 }

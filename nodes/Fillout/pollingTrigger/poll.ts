@@ -9,6 +9,7 @@ import { submissionItem } from '../shared/submissionItem';
 import { getFormMetadata } from '../transport';
 import { deadlineOf, pollBudgetMsOf, stopTimeOf } from './budget';
 import { inProgressRefused, noSubmissionYet } from './pollErrors';
+import { newestMatching, onlyMatching } from './pollFilter';
 import {
 	WATCHED_IN_PROGRESS,
 	readPollState,
@@ -62,11 +63,13 @@ export async function pollSubmissions(
 	const presentMs = clock.presentMs(nowMs);
 	const cut = { complete: read.complete };
 	let taken = takePoll(start, read.submissions, inProgress, settings, presentMs, cut);
+	// The answer filter: the others are handled without being emitted.
+	const shown = await onlyMatching(this, formId, taken, settings.answerFilter);
 	// Files first: the cursor moves only once the items are complete.
-	const items = await itemsOf(this, taken, settings, deadlineOf(this, taken, nowMs));
-	if (items.length < taken.emitted.length) {
+	const items = await itemsOf(this, shown, settings, deadlineOf(this, shown, nowMs));
+	if (items.length < shown.emitted.length) {
 		// Out of budget for files: what was not fetched stays unseen, for the next poll.
-		const emitAtMost = items.length;
+		const emitAtMost = shown.positions[items.length];
 		taken = takePoll(start, read.submissions, inProgress, settings, presentMs, {
 			...cut,
 			emitAtMost,
@@ -183,13 +186,17 @@ async function latestSubmission(
 		fromMs: 0,
 		windowStartMs: 0,
 	});
+	const narrow = await newestMatching(ctx, formId, settings.answerFilter);
 	const newest = async (status: 'finished' | 'in_progress') =>
 		(
-			await readSubmissions(ctx, formId, { sort: 'desc', maxItems: 1 }, { status }).catch(
-				(error: unknown) => {
-					throw (status === 'in_progress' && inProgressRefused(ctx, error)) || error;
-				},
-			)
+			await readSubmissions(
+				ctx,
+				formId,
+				{ sort: 'desc', maxItems: 1, keep: narrow.keep },
+				{ status, ...narrow.query },
+			).catch((error: unknown) => {
+				throw (status === 'in_progress' && inProgressRefused(ctx, error)) || error;
+			})
 		)[0];
 	const finished = await newest('finished');
 	if (finished) return [await itemsOf(ctx, one(finished, 'finished', state), settings)];

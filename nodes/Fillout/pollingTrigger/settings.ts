@@ -1,5 +1,6 @@
 import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
 
+import { answerFilterOption } from '../shared/answerFilterParameters';
 import { parseDateInput } from '../shared/dates';
 import { itemProblem } from '../shared/nodeErrors';
 import type { InProgressMode } from './pollState';
@@ -62,6 +63,15 @@ export const pollingProperties: INodeProperties[] = [
 			'Whether to also emit submissions that were started but not submitted (needs a paid Fillout plan). Every item has "status": "finished" or "in_progress".',
 	},
 	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		hint: 'Submissions the filter does not match start nothing and are not read again',
+		options: [answerFilterOption],
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
@@ -88,6 +98,8 @@ export interface PollSettings {
 	inProgress: InProgressMode;
 	overlapMs: number;
 	simplify: boolean;
+	/** The "Answer" filter as set (read against the form when a poll has something to emit). */
+	answerFilter?: unknown;
 }
 
 const MINUTE_MS = 60_000;
@@ -102,6 +114,7 @@ export function readPollSettings(ctx: IPollFunctions): PollSettings {
 		inProgress,
 		overlapMs: Math.max(0, Number.isFinite(minutes) ? minutes : 10) * MINUTE_MS,
 		simplify: ctx.getNodeParameter('simplify', true) as boolean,
+		answerFilter: (ctx.getNodeParameter('filters', {}) as { answer?: unknown }).answer,
 	};
 	if (startFrom === 'date') {
 		const value = ctx.getNodeParameter('startDate', '');

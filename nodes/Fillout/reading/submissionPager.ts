@@ -32,6 +32,8 @@ export interface PagerOptions {
 	beforeDate?: string;
 	/** Stop once this many submissions are read (the "Limit" option); all when undefined. */
 	maxItems?: number;
+	/** Only these are returned, and `maxItems` counts only these (the answer filter). */
+	keep?: (item: PagedSubmission) => boolean;
 	/** At most Fillout's maximum `limit`, 150. */
 	pageSize?: number;
 	/** Asked when a short page would end the read: while no, the read waits, then reads on. */
@@ -51,6 +53,9 @@ export class SubmissionPager<T extends PagedSubmission> {
 	private readonly readSort: SortOrder;
 	private readonly pageSize: number;
 	private readonly maxItems?: number;
+	private readonly keep?: (item: PagedSubmission) => boolean;
+	/** Entries `keep` keeps (all without it): what `maxItems` counts. */
+	private kept = 0;
 	private readonly userAfter?: string;
 	private readonly userBefore?: string;
 	private readonly mayEnd?: () => boolean;
@@ -79,6 +84,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		this.readSort = options.maxItems === undefined ? 'asc' : options.sort;
 		this.pageSize = Math.max(2, Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE));
 		this.maxItems = options.maxItems;
+		this.keep = options.keep;
 		this.userAfter = options.afterDate;
 		this.userBefore = options.beforeDate;
 		this.mayEnd = options.mayEnd;
@@ -102,7 +108,9 @@ export class SubmissionPager<T extends PagedSubmission> {
 		// Ask for as many more as are read again: the anchor, or all read of an instant.
 		const fromInstant = this.offset === 0 && this.instant !== undefined;
 		const reread = !this.anchored ? 0 : fromInstant ? Math.max(1, this.instant!.ids.size) : 1;
-		const wanted = this.maxItems === undefined ? Infinity : this.maxItems - this.entries.size;
+		// With a filter, how many of a page are kept is unknown: full pages.
+		const wanted =
+			this.maxItems === undefined || this.keep ? Infinity : this.maxItems - this.entries.size;
 		const query: PageQuery = {
 			limit: Math.min(this.pageSize, Math.max(1 + reread, wanted + reread)),
 			sort: this.readSort,
@@ -146,7 +154,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		const reached = offset + responses.length;
 		const short = responses.length < query.limit;
 		const ended =
-			(this.maxItems !== undefined && this.entries.size >= this.maxItems) ||
+			(this.maxItems !== undefined && this.kept >= this.maxItems) ||
 			(lastReadableTime(responses) ?? -Infinity) >= this.endMs;
 		// A short page ends the read (reaching the count does not: it may come from another
 		// statement), and so does one that reaches the range's end (inclusive bounds list it).
@@ -168,7 +176,9 @@ export class SubmissionPager<T extends PagedSubmission> {
 
 	/** Everything read, each submission once, in the requested order (cut to the limit). */
 	results(): T[] {
-		const items = byTime([...this.entries.values()], this.readSort);
+		const keep = this.keep;
+		const entries = [...this.entries.values()];
+		const items = byTime(keep ? entries.filter(({ item }) => keep(item)) : entries, this.readSort);
 		if (this.readSort !== this.sort) items.reverse();
 		return this.maxItems === undefined ? items : items.slice(0, this.maxItems);
 	}
@@ -179,6 +189,7 @@ export class SubmissionPager<T extends PagedSubmission> {
 		for (const item of items) {
 			if (typeof item?.submissionId !== 'string' || this.entries.has(item.submissionId)) continue;
 			this.entries.set(item.submissionId, { item, time: timeOf(item), order: this.entries.size });
+			if (!this.keep || this.keep(item)) this.kept++;
 		}
 		return this.entries.size > before;
 	}

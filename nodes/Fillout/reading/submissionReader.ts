@@ -130,9 +130,11 @@ export class SubmissionReader<T extends PagedSubmission> {
 		const first = this.probes[0]?.answer;
 		if (this.ranges.length === 0 && first && this.options.maxItems === undefined) {
 			// Still finding where ranges start: the first page is the listing's start.
+			const keep = this.options.keep ?? (() => true);
 			return responsesOf(first).filter(
 				(item, index, all) =>
-					all.findIndex((other) => other.submissionId === item.submissionId) === index,
+					all.findIndex((other) => other.submissionId === item.submissionId) === index &&
+					keep(item),
 			);
 		}
 		const open = this.ranges.findIndex((range) => !isFinished(range));

@@ -40,6 +40,7 @@ describe('Fillout node description', () => {
 			[
 				'form:get',
 				'form:getMany',
+				'submission:count',
 				'submission:create',
 				'submission:delete',
 				'submission:get',
@@ -114,6 +115,7 @@ describe('Fillout Polling Trigger description', () => {
 			'startFrom',
 			'startDate',
 			'inProgress',
+			'filters',
 			'options',
 			'simplify',
 			'downloadFiles',

@@ -7,7 +7,7 @@ import {
 	type ReaderRequest,
 } from '../../../nodes/Fillout/reading/submissionReader';
 import type { PageQuery } from '../../../nodes/Fillout/reading/pages';
-import type { ListAnswer, ModelRow } from './support/listModel';
+import type { ListAnswer, ModelAnswer, ModelRow } from './support/listModel';
 import { ListModel, prng } from './support/listModel';
 
 /**
@@ -19,7 +19,11 @@ import { ListModel, prng } from './support/listModel';
  * to the last is returned exactly once, nothing is returned twice, nothing is invented,
  * the order is the requested one, and a correct service never makes the read fail, except
  * where no exact read exists (more ties than a page, in an unstable order): then the read
- * fails and says so. Replay one case with PAGER_SEED=<seed> npx jest submissionPaging.model.
+ * fails and says so. With an answer filter (some cases), the service lists only the search's
+ * hits, churn also edits answers, and the invariant is on matches: every submission that
+ * matches from the first request to the last is returned exactly once, every one returned
+ * matches, and a Limit read returns as many matches as it asks for when there are.
+ * Replay one case with PAGER_SEED=<seed> npx jest submissionPaging.model.
  */
 
 const START = Date.UTC(2024, 0, 1);
@@ -48,6 +52,8 @@ interface Case {
 	parallel: boolean;
 	/** Some submissions are dated after the present, before and during the read. */
 	futureDated: boolean;
+	/** An answer filter: the listing narrowed by search, the pager keeping exact answers. */
+	filter: boolean;
 }
 
 function caseOf(seed: number): Case {
@@ -70,6 +76,7 @@ function caseOf(seed: number): Case {
 		edits: random() < 0.4,
 		parallel: random() < 0.6,
 		futureDated: random() < 0.3,
+		filter: false,
 	};
 	// Drawn last, so that the other cases stay what their seeds made them before.
 	if (random() < 0.2) {
@@ -79,6 +86,7 @@ function caseOf(seed: number): Case {
 		const pages = 4 + Math.floor(random() * (c.pageSize === 150 ? 8 : 20));
 		c.count = pages * (c.pageSize - 1) + Math.floor(random() * c.pageSize);
 	}
+	c.filter = random() < 0.3;
 	return c;
 }
 
@@ -130,15 +138,24 @@ function churn(
 	now: { ms: number },
 	edits: boolean,
 	futureDated = false,
+	answer?: () => ModelAnswer,
 ) {
 	const deleted: string[] = [];
+	/** Rows whose answer was edited (they may match at one request and not at another). */
+	const reanswered: string[] = [];
 	const editedBehindFuture: string[] = [];
 	/** The instants that lost a submission (deleted, or re-stamped away). */
 	const emptied: number[] = [];
 	for (let k = Math.floor(random() * 4); k > 0; k--) {
 		const roll = random();
 		const seen = (last?.responses ?? []).filter((row) => model.rows.includes(row));
-		if (edits && random() < 0.15) {
+		if (answer && random() < 0.2) {
+			const pool = seen.length > 0 && random() < 0.5 ? seen : model.rows;
+			const edited = pool[Math.floor(random() * pool.length)];
+			if (edited && model.reanswer(edited.submissionId, answer())) {
+				reanswered.push(edited.submissionId);
+			}
+		} else if (edits && random() < 0.15) {
 			const pool = seen.length > 0 && random() < 0.5 ? seen : model.rows;
 			const edited = pool[Math.floor(random() * pool.length)];
 			const editedAt = (now.ms += 1000);
@@ -148,12 +165,14 @@ function churn(
 				emptied.push(edited.timeMs);
 				if (behindFuture) editedBehindFuture.push(edited.submissionId);
 			}
-		} else if (futureDated && roll < 0.1) model.add(now.ms + Math.floor(random() * 50) * 1000);
-		else if (roll < 0.2) model.add((now.ms += 1000));
+		} else if (futureDated && roll < 0.1)
+			model.add(now.ms + Math.floor(random() * 50) * 1000, undefined, answer?.());
+		else if (roll < 0.2) model.add((now.ms += 1000), undefined, answer?.());
 		else if (roll < 0.4) {
 			// Back-dated: at an instant just read (a new tie) or anywhere in the past.
 			const near = seen[Math.floor(random() * seen.length)];
-			model.add(near && random() < 0.6 ? near.timeMs : START + Math.floor(random() * 400) * 1000);
+			const at = near && random() < 0.6 ? near.timeMs : START + Math.floor(random() * 400) * 1000;
+			model.add(at, undefined, answer?.());
 		} else if (roll < 0.85) {
 			const pool = seen.length > 0 && random() < 0.7 ? seen : model.rows;
 			const victim = pool[Math.floor(random() * pool.length)];
@@ -163,7 +182,18 @@ function churn(
 			}
 		}
 	}
-	return { deleted, emptied, editedBehindFuture };
+	return { deleted, emptied, editedBehindFuture, reanswered };
+}
+
+/** The answer filter of the model: rows answering `exact` match; `near` ones are search hits. */
+const matchesFilter = (row: unknown) => (row as ModelRow).answer === 'exact';
+
+function answerDrawer(c: Case, random: () => number): (() => ModelAnswer) | undefined {
+	if (!c.filter) return undefined;
+	return () => {
+		const roll = random();
+		return roll < 0.2 ? 'exact' : roll < 0.7 ? 'near' : 'other';
+	};
 }
 
 function runCase(c: Case) {
@@ -171,17 +201,21 @@ function runCase(c: Case) {
 	const model = new ListModel({
 		...c,
 		unstableTiesSeed: c.unstableTies ? c.seed : undefined,
+		search: c.filter ? (row) => row.answer !== 'other' : undefined,
 	});
+	const answer = answerDrawer(c, random);
 	const now = { ms: START + 10_000_000 };
 	for (const time of timesFor(c, random)) {
 		// Future-dated: a tenth of them after the present (an import may set any date).
 		const at = c.futureDated && random() < 0.1 ? now.ms + 1000 + time - START : time;
-		model.add(at, c.garbledTimes && random() < 0.2 ? pickGarbage(random) : undefined);
+		model.add(at, c.garbledTimes && random() < 0.2 ? pickGarbage(random) : undefined, answer?.());
 	}
 	const initial = model.rows.map((row) => row.submissionId);
 	const initialTime = new Map(model.rows.map((row) => [row.submissionId, row.timeMs]));
+	const initialRows = new Map(model.rows.map((row) => [row.submissionId, row]));
 	const byId = new Map<string, ModelRow>(model.rows.map((row) => [row.submissionId, row]));
 	const deleted = new Set<string>();
+	const reanswered = new Set<string>();
 	let error: unknown;
 	const ties = new Map<number, number>();
 	const emptied = new Set<number>();
@@ -195,15 +229,16 @@ function runCase(c: Case) {
 	let last: ListAnswer | undefined;
 	const change = () => {
 		if (c.churn) {
-			const changed = churn(model, last, random, now, c.edits, c.futureDated);
+			const changed = churn(model, last, random, now, c.edits, c.futureDated, answer);
 			for (const id of changed.deleted) deleted.add(id);
+			for (const id of changed.reanswered) reanswered.add(id);
 			for (const time of changed.emptied) emptied.add(time);
 			for (const id of changed.editedBehindFuture) editedBehindFuture.add(id);
 		}
 		for (const row of model.rows) byId.set(row.submissionId, row);
 		noteTies();
 	};
-	const answer = (query: PageQuery) => {
+	const respond = (query: PageQuery) => {
 		// Fillout may refuse a range that ends before it starts: none is ever asked for.
 		if (query.afterDate !== undefined && query.beforeDate !== undefined) {
 			if (Date.parse(query.afterDate) >= Date.parse(query.beforeDate))
@@ -216,22 +251,28 @@ function runCase(c: Case) {
 		return answered;
 	};
 	let result: ModelRow[] = [];
+	const options = { ...c, keep: c.filter ? matchesFilter : undefined };
 	/** Where the parallel reader's ranges start, after the first. */
 	const starts: number[] = [];
 	try {
-		result = c.parallel ? readInParallel(c, answer, random, now, starts) : readInTurn(c, answer);
+		result = c.parallel
+			? readInParallel(options, respond, random, now, starts)
+			: readInTurn(options, respond);
 	} catch (caught) {
 		error = caught;
 	}
 	// Instants with more submissions than a page, at some time during the read.
 	const largeInstants = [...ties].filter(([, count]) => count >= c.pageSize).map(([t]) => t);
 	return {
-		...{ model, initial, initialTime, byId, deleted, emptied, largeInstants, error, result },
-		...{ editedBehindFuture, starts },
+		...{ model, initial, initialTime, initialRows, byId, deleted, emptied, largeInstants },
+		...{ error, result },
+		...{ editedBehindFuture, starts, reanswered },
 	};
 }
 
-function readInTurn(c: Case, answer: (query: PageQuery) => ListAnswer): ModelRow[] {
+type ReadOptions = Case & { keep?: (row: unknown) => boolean };
+
+function readInTurn(c: ReadOptions, answer: (query: PageQuery) => ListAnswer): ModelRow[] {
 	const pager = new SubmissionPager<ModelRow>(c);
 	for (let query = pager.next(); query; query = pager.next()) pager.receive(answer(query));
 	return pager.results();
@@ -242,7 +283,7 @@ function readInTurn(c: Case, answer: (query: PageQuery) => ListAnswer): ModelRow
  * sent earlier may see a later table); Fillout's `date` header is the present, in seconds.
  */
 function readInParallel(
-	c: Case,
+	c: ReadOptions,
 	answer: (query: PageQuery) => ListAnswer,
 	random: () => number,
 	now: { ms: number },
@@ -310,10 +351,15 @@ function check(c: Case): string | undefined {
 	if (new Set(ids).size !== ids.length) return 'returned a submission twice';
 	const invented = ids.filter((id) => !byId.has(id));
 	if (invented.length > 0) return `returned unknown ${invented.join(', ')}`;
+	const unmatched = c.filter ? result.filter((row) => !matchesFilter(row)) : [];
+	if (unmatched.length > 0) return `returned ${unmatched[0].submissionId}, which does not match`;
 	const wanted = c.maxItems ?? Infinity;
 	if (ids.length > wanted) return `returned ${ids.length}, more than the limit ${wanted}`;
 	const got = new Set(ids);
-	const throughout = initial.filter((id) => !deleted.has(id));
+	// With the filter: those matching from the first request to the last (answer never edited).
+	const matchedThroughout = (id: string) =>
+		!c.filter || (!run.reanswered.has(id) && matchesFilter(run.initialRows.get(id)));
+	const throughout = initial.filter((id) => !deleted.has(id) && matchedThroughout(id));
 	// The one loss a read may not see (docs/reading-submissions.md): more ties than a page,
 	// in an order that changes, at an instant that lost submissions during the read, with
 	// pages of 5 or fewer, too short to show the order changing.
@@ -339,14 +385,17 @@ function check(c: Case): string | undefined {
 	if (!c.churn && !c.garbledTimes && !c.unstableTies) {
 		const n = Math.min(initial.length, wanted);
 		// Return All reads oldest first: newest first is that order reversed, ties included.
-		const listed = c.maxItems === undefined ? model.matching({ sort: 'asc' }) : model.matching(c);
+		const all = c.maxItems === undefined ? model.matching({ sort: 'asc' }) : model.matching(c);
+		const listed = c.filter ? all.filter(matchesFilter) : all;
 		if (c.maxItems === undefined && c.sort === 'desc') listed.reverse();
-		const expected = listed.slice(0, n).map((row) => row.submissionId);
+		const expected = listed.slice(0, Math.min(n, listed.length)).map((row) => row.submissionId);
 		if (ids.join() !== expected.join()) return 'not the service’s order';
 	}
-	if (!c.churn && c.ties === 'none' && !c.garbledTimes) {
+	// A filtered Limit read asks for whole pages until it has its matches: no floor of its own.
+	if (!c.churn && c.ties === 'none' && !c.garbledTimes && !(c.filter && c.maxItems !== undefined)) {
 		const requests = model.queries.length;
-		const sequential = floorRequests(initial.length, c.pageSize, c.maxItems);
+		const hits = c.filter ? model.matching({ sort: 'asc' }).length : initial.length;
+		const sequential = floorRequests(hits, c.pageSize, c.maxItems);
 		// In parallel: the newest range's last page again, and two slots per range.
 		const extra = c.parallel && c.maxItems === undefined ? 1 + Math.ceil(16 / (c.pageSize - 1)) : 0;
 		const floor = sequential + extra;
@@ -388,6 +437,10 @@ describe('SubmissionPager against a model of the list endpoint (randomized)', ()
 		).toBeGreaterThan(100);
 		expect(cases.filter((c) => c.maxItems !== undefined && c.churn).length).toBeGreaterThan(100);
 		expect(cases.filter((c) => c.garbledTimes && c.churn).length).toBeGreaterThan(100);
+		expect(cases.filter((c) => c.filter && c.churn && c.parallel).length).toBeGreaterThan(300);
+		expect(
+			cases.filter((c) => c.filter && c.churn && c.maxItems !== undefined).length,
+		).toBeGreaterThan(40);
 		for (const kind of ['unstableTies', 'countFirst', 'edits'] as const) {
 			expect(
 				cases.filter((c) => c[kind] && c.churn && c.count > 2 * c.pageSize).length,
@@ -429,13 +482,16 @@ describe('SubmissionPager against a model of the list endpoint (randomized)', ()
 		let deletions = 0;
 		let countsOff = 0;
 		let edits = 0;
+		let answersEdited = 0;
 		for (let seed = 1; seed <= 200; seed++) {
 			const c = { ...caseOf(seed), churn: true, countFirst: true, edits: true };
-			const { deleted, model } = runCase(c);
+			const { deleted, model, reanswered } = runCase(c);
 			deletions += deleted.size;
 			countsOff += model.countsOff;
 			edits += model.restamps;
+			answersEdited += reanswered.size;
 		}
+		expect(answersEdited).toBeGreaterThan(100);
 		expect(deletions).toBeGreaterThan(500);
 		expect(countsOff).toBeGreaterThan(200);
 		expect(edits).toBeGreaterThan(100);

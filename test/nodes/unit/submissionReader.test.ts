@@ -304,3 +304,37 @@ describe('SubmissionReader: Return All with pages in flight', () => {
 		expect(prefix).toEqual(Array.from({ length: prefix.length }, (_, i) => `s${i}`));
 	});
 });
+
+describe('SubmissionReader with an answer filter (keep)', () => {
+	const odd = (row: unknown) => Number((row as ModelRow).submissionId.slice(1)) % 2 === 1;
+
+	it('returns only the kept ones, and so does its prefix while it is still finding ranges', () => {
+		const service = new ListModel();
+		service.addMany(1_000, START, 1000);
+		const { rows } = readInFlight(service, { sort: 'asc', keep: odd });
+		expect(rows).toHaveLength(500);
+		expect(rows.every(odd)).toBe(true);
+		const fresh = new ListModel();
+		fresh.addMany(1_000, START, 1000);
+		const again = new SubmissionReader<ModelRow>({ sort: 'asc', keep: odd });
+		const [page] = again.ready();
+		again.receive(page.id, fresh.list(page.query), START + 86_400_000);
+		// The first page (150) is the listing's start: its kept half.
+		expect(idsOf(again.prefix())).toEqual(
+			fresh.rows
+				.slice(0, 150)
+				.filter(odd)
+				.map((row) => row.submissionId),
+		);
+	});
+
+	it('a Limit read counts kept ones only, reading whole pages', () => {
+		const service = new ListModel();
+		service.addMany(1_000, START, 1000);
+		const { rows, requests } = readInFlight(service, { sort: 'desc', maxItems: 100, keep: odd });
+		expect(rows).toHaveLength(100);
+		expect(rows.every(odd)).toBe(true);
+		expect(service.queries[0].limit).toBe(150);
+		expect(requests).toBe(2);
+	});
+});

@@ -1,12 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationOption } from '../operationNames';
+import * as count from './count.operation';
 import * as create from './create/create.operation';
 import * as deleteSubmission from './delete.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 
-export { create, deleteSubmission as delete, get, getMany };
+export { count, create, deleteSubmission as delete, get, getMany };
 
 export const description: INodeProperties[] = [
 	{
@@ -16,6 +17,13 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['submission'] } },
 		options: [
+			{
+				name: 'Count',
+				value: 'count',
+				description:
+					'Count a form’s submissions, with the same filters as Get Many (one request without an Answer filter)',
+				action: 'Count submissions',
+			},
 			{
 				name: 'Create',
 				value: 'create',
@@ -44,6 +52,7 @@ export const description: INodeProperties[] = [
 		default: 'getMany',
 	},
 	...getMany.description,
+	...count.description,
 	...get.description,
 	...create.description,
 	...deleteSubmission.description,

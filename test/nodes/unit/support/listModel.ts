@@ -13,12 +13,18 @@ export interface ModelOptions {
 	reverseTiesWhenDesc?: boolean;
 	/** Among equal times, an order drawn anew for every request from this seed. */
 	unstableTiesSeed?: number;
+	/** Lists only these rows, as Fillout's `search` does (the answer filter's narrowing). */
+	search?: (row: ModelRow) => boolean;
 }
+
+/** A row's answer to the filtered question: equal to the value, holding it as text, or neither. */
+export type ModelAnswer = 'exact' | 'near' | 'other';
 
 export interface ModelRow extends PagedSubmission {
 	/** The time the service sorts and filters by (what `submissionTime` normally shows). */
 	timeMs: number;
 	seq: number;
+	answer?: ModelAnswer;
 }
 
 export interface ListAnswer {
@@ -40,13 +46,14 @@ export class ListModel {
 	}
 
 	/** Adds a submission at `timeMs`; `shownTime` overrides the text the service returns. */
-	add(timeMs: number, shownTime?: string): ModelRow {
+	add(timeMs: number, shownTime?: string, answer?: ModelAnswer): ModelRow {
 		const seq = this.nextSeq++;
-		const row = {
+		const row: ModelRow = {
 			submissionId: `s${seq}`,
 			submissionTime: shownTime ?? new Date(timeMs).toISOString(),
 			timeMs,
 			seq,
+			...(answer === undefined ? {} : { answer }),
 		};
 		this.rows.push(row);
 		return row;
@@ -72,6 +79,14 @@ export class ListModel {
 		return true;
 	}
 
+	/** An edit of the answer (its time kept): a new row object, as the service would send. */
+	reanswer(id: string, answer: ModelAnswer): boolean {
+		const index = this.rows.findIndex((row) => row.submissionId === id);
+		if (index === -1 || this.rows[index].answer === answer) return false;
+		this.rows[index] = { ...this.rows[index], answer };
+		return true;
+	}
+
 	/** The whole range a query selects, in the order the service lists it. */
 	matching(query: Pick<PageQuery, 'sort' | 'afterDate' | 'beforeDate'>): ModelRow[] {
 		const inclusive = this.options.inclusiveBounds === true;
@@ -81,7 +96,9 @@ export class ListModel {
 		const tieSign = desc && this.options.reverseTiesWhenDesc ? -1 : 1;
 		const random = this.tieRandom;
 		const tieKey = new Map(this.rows.map((row) => [row, random ? random() : row.seq]));
+		const search = this.options.search ?? (() => true);
 		return this.rows
+			.filter(search)
 			.filter(({ timeMs }) => after === undefined || (inclusive ? timeMs >= after : timeMs > after))
 			.filter(
 				({ timeMs }) => before === undefined || (inclusive ? timeMs <= before : timeMs < before),
