@@ -75,15 +75,18 @@ async function stopped(roles: Array<'main' | 'webhook'>, whileDown: () => Promis
 	}
 }
 
-it('publishes one webhook at the webhook processor’s address; the main’s first knock makes a check there within 35 s', async () => {
+it('publishes one webhook at the webhook processor’s address; the main’s knock makes a check there within 35 s', async () => {
 	const publishedAt = Date.now();
 	expect((await queue.n8n.activateWorkflow(fixture.workflowId)).active).toBe(true);
 	[webhook] = await webhooks(1);
-	expect(webhook.url.startsWith(productionWebhookUrl(queue.state.webhook.url, fixture.webhookId))).toBe(true);
+	expect(
+		webhook.url.startsWith(productionWebhookUrl(queue.state.webhook.url, fixture.webhookId)),
+	).toBe(true);
 	expect(new URL(webhook.url).origin).toBe(new URL(queue.state.webhook.url).origin);
 	const first = await sampler.nextRise(publishedAt, 60_000);
 	figures.publishToFirstCheckS = seconds(first.at - publishedAt);
-	expect(first.at - publishedAt).toBeGreaterThanOrEqual(30_000);
+	// The schedule's second of the minute may come first; the first check is 35 s after.
+	expect(first.at - publishedAt).toBeLessThan(35_000 + 5_000);
 	await expectInstant('Delivered');
 }, 120_000);
 
@@ -126,7 +129,10 @@ it.each([
 
 		const { run, seenAt } = await waitForRunOf(queue.n8n, fixture.workflowId, oldestFirst, 120_000);
 		figures[`backToRunS (${label})`] = seconds(seenAt - backAt);
-		expect(seenAt - backAt).toBeLessThan(60_000 + 15_000);
+		// A started main checks 35 s after; a started webhook processor waits for the next
+		// knock of the schedule, and the newest 30 s are left to the webhook.
+		const bound = roles.includes('main') ? 60_000 : 60_000 + 30_000 + 15_000;
+		expect(seenAt - backAt).toBeLessThan(bound);
 		expect(run.submissionIds).toEqual(oldestFirst);
 		expectRanOnOneWorker(queue.state, run.id);
 

@@ -6,7 +6,7 @@
  */
 import type { N8nClient } from './n8nClient';
 import { createApiKeyCredential } from './credentials';
-import { sleep, waitFor } from './processes';
+import { waitFor } from './processes';
 import type { SandboxControl, Submission } from './sandbox';
 import { NODE_NAMES, triggerWorkflow, type CredentialRef } from './workflows';
 
@@ -110,9 +110,7 @@ export async function runsOf(n8n: N8nClient, workflowId: string): Promise<RunOfW
 			id: summary.id,
 			mode: execution.mode,
 			status: execution.status,
-			submissionIds: execution
-				.items(NODE_NAMES.trigger)
-				.map((item) => String(item.submissionId)),
+			submissionIds: execution.items(NODE_NAMES.trigger).map((item) => String(item.submissionId)),
 		});
 	}
 	return runs.sort((a, b) => Number(a.id) - Number(b.id));
@@ -163,5 +161,3 @@ export async function submitAt(
 	}
 	return made;
 }
-
-export { sleep };
