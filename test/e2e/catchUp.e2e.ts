@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: prints the figures it measured on process.stderr */
 /**
  * The Fillout Trigger's catch-up (version 1.1, checks every minute) in a real n8n: the
  * node type with webhooks and `trigger()` publishes and checks; submissions made while
@@ -39,9 +40,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	sampler?.stop();
+	await sampler?.stop();
 	await e2e.n8n.deactivateWorkflow(fixture.workflowId).catch(() => undefined);
-	console.log(`[catch-up figures, n8n ${e2e.state.n8n.install.version}]`, figures);
+	process.stderr.write(
+		`\n[catch-up figures, n8n ${e2e.state.n8n.install.version}] ${JSON.stringify(figures)}\n`,
+	);
 });
 
 const webhooks = async (atLeast = 0) => await settledWebhooks(e2e.sandbox, fixture.formId, atLeast);

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: prints the figures it measured on process.stderr */
 /**
  * The Fillout Trigger's catch-up (version 1.1, checks every minute) in queue mode: the
  * leader main runs `trigger()` and knocks at the webhook processor's address
@@ -17,6 +18,7 @@ import {
 	type CatchUpFixture,
 } from '../support/catchUp';
 import { sleep } from '../support/processes';
+import { queryPostgres } from '../support/queueServices';
 import { settledWebhooks, type SandboxWebhook } from '../support/sandbox';
 import { writeState } from '../support/state';
 import { productionWebhookUrl } from '../support/workflows';
@@ -28,6 +30,32 @@ let sampler: ListSampler;
 let webhook: SandboxWebhook;
 const published: string[] = [];
 const figures: Record<string, number> = {};
+/** Submission id → what it was (for the trace). */
+const labels: Record<string, string> = {};
+const trace: string[] = [];
+
+/** The catch-up record in the workflow's saved static data, by label (a trace for failures). */
+async function traceRecord(when: string): Promise<void> {
+	const [[json] = []] = await queryPostgres(
+		queue.state.postgres,
+		`SELECT "staticData" FROM workflow_entity WHERE id = '${fixture.workflowId}'`,
+	);
+	const data = JSON.parse(json ?? 'null') as Record<
+		string,
+		Record<string, Record<string, unknown>>
+	> | null;
+	const record = data?.['node:Fillout Trigger']?.catchUp;
+	const names = (ids: unknown) =>
+		Object.keys((ids as object | undefined) ?? {})
+			.map((id) => labels[id] ?? id)
+			.join(', ');
+	const runs = (await runsOf(queue.n8n, fixture.workflowId)).map(
+		(run) => `#${run.id}[${run.submissionIds.map((id) => labels[id] ?? id).join(', ')}]`,
+	);
+	trace.push(
+		`${when}: ${record === undefined ? 'no record' : `seen {${names(record.seen)}} delivered {${names(record.delivered)}} webhook ${String(data?.['node:Fillout Trigger']?.production?.webhookId)}`}; runs ${runs.join(' ')}`,
+	);
+}
 
 beforeAll(async () => {
 	queue = await connectQueue();
@@ -37,18 +65,24 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	sampler?.stop();
+	await sampler?.stop();
 	await queue.n8n.deactivateWorkflow(fixture.workflowId).catch(() => undefined);
-	console.log('[queue catch-up figures]', figures);
+	process.stderr.write(`\n[queue catch-up figures] ${JSON.stringify(figures)}\n`);
+	process.stderr.write(`[queue catch-up trace]\n${trace.join('\n')}\n`);
 });
 
 const webhooks = async (atLeast = 0) =>
 	await settledWebhooks(queue.sandbox, fixture.formId, atLeast);
 const runs = async () => await runsOf(queue.n8n, fixture.workflowId);
+const submit = async (agesMs: number[], name: string) => {
+	const made = await submitAt(queue.sandbox, fixture.formId, agesMs, name);
+	made.forEach(({ submission }, index) => (labels[submission.submissionId] = `${name} ${index}`));
+	return made;
+};
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 async function expectInstant(name: string): Promise<void> {
-	const [made] = await submitAt(queue.sandbox, fixture.formId, [0], name);
+	const [made] = await submit([0], name);
 	published.push(made.submission.submissionId);
 	expect(made.statusCodes).toEqual([200]);
 	const { run } = await waitForRunOf(
@@ -59,10 +93,13 @@ async function expectInstant(name: string): Promise<void> {
 	);
 	expect(run.submissionIds).toEqual([made.submission.submissionId]);
 	expectRanOnOneWorker(queue.state, run.id);
+	await sleep(2_000);
+	await traceRecord(`after ${name}`);
 }
 
 /** Stops the webhook processor (and the main too), runs `whileDown`, starts them again. */
 async function stopped(roles: Array<'main' | 'webhook'>, whileDown: () => Promise<void>) {
+	await traceRecord(`stopping ${roles.join(' and ')}`);
 	for (const role of roles) await attachN8n(queue.state[role]).stop();
 	try {
 		await whileDown();
@@ -93,13 +130,14 @@ it('publishes one webhook at the webhook processor’s address; the main’s kno
 it('a webhook dropped at Fillout: two submissions run on a worker within the interval and grace; one new webhook; the next is instant', async () => {
 	await queue.sandbox.dropWebhook(webhook.id);
 	const droppedAt = Date.now();
-	const made = await submitAt(queue.sandbox, fixture.formId, [1_000, 0], 'Lost');
+	const made = await submit([1_000, 0], 'Lost');
 	for (const { statusCodes } of made) expect(statusCodes).toEqual([]);
 	const ids = made.map(({ submission }) => submission.submissionId);
 	published.push(...ids);
 
 	const { run, seenAt } = await waitForRunOf(queue.n8n, fixture.workflowId, ids, 120_000);
 	figures.dropToRunS = seconds(seenAt - droppedAt);
+	await traceRecord('after the run of Lost');
 	expect(seenAt - droppedAt).toBeLessThan(60_000 + 30_000 + 15_000);
 	expect(run).toMatchObject({ mode: 'webhook', status: 'success', submissionIds: ids });
 	expectRanOnOneWorker(queue.state, run.id);
@@ -119,7 +157,7 @@ it.each([
 	async (label, roles) => {
 		let made: Awaited<ReturnType<typeof submitAt>> = [];
 		await stopped(roles, async () => {
-			made = await submitAt(queue.sandbox, fixture.formId, [1_000, 2_000, 3_000], 'Down');
+			made = await submit([1_000, 2_000, 3_000], `Down ${label}`);
 			await sleep(2_000);
 		});
 		const backAt = Date.now();
@@ -129,6 +167,7 @@ it.each([
 
 		const { run, seenAt } = await waitForRunOf(queue.n8n, fixture.workflowId, oldestFirst, 120_000);
 		figures[`backToRunS (${label})`] = seconds(seenAt - backAt);
+		await traceRecord(`after the run of Down ${label}`);
 		// A started main checks 35 s after; a started webhook processor waits for the next
 		// knock of the schedule, and the newest 30 s are left to the webhook.
 		const bound = roles.includes('main') ? 60_000 : 60_000 + 30_000 + 15_000;

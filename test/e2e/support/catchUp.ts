@@ -6,7 +6,7 @@
  */
 import type { N8nClient } from './n8nClient';
 import { createApiKeyCredential } from './credentials';
-import { waitFor } from './processes';
+import { sleep, waitFor } from './processes';
 import type { SandboxControl, Submission } from './sandbox';
 import { NODE_NAMES, triggerWorkflow, type CredentialRef } from './workflows';
 
@@ -54,7 +54,9 @@ export class ListSampler {
 
 	private last = 0;
 
-	private timer?: NodeJS.Timeout;
+	private running = false;
+
+	private loop?: Promise<void>;
 
 	constructor(
 		private readonly sandbox: SandboxControl,
@@ -63,16 +65,22 @@ export class ListSampler {
 
 	async start(): Promise<void> {
 		this.last = await listRequests(this.sandbox, this.apiKey);
-		const tick = async () => {
+		this.running = true;
+		this.loop = this.sample();
+	}
+
+	async stop(): Promise<void> {
+		this.running = false;
+		await this.loop;
+	}
+
+	private async sample(): Promise<void> {
+		while (this.running) {
+			await sleep(250);
 			const now = await listRequests(this.sandbox, this.apiKey).catch(() => this.last);
 			if (now > this.last) this.rises.push({ at: Date.now(), requests: now - this.last });
 			this.last = now;
-		};
-		this.timer = setInterval(() => void tick(), 250);
-	}
-
-	stop(): void {
-		clearInterval(this.timer);
+		}
 	}
 
 	/** The rises at or after `sinceMs`. */
