@@ -181,7 +181,7 @@ it.each([
 		webhook = again;
 		await expectInstant(`After ${label}`);
 	},
-	240_000,
+	300_000,
 );
 
 it('every submission ran exactly once, on a worker, also after one more check', async () => {
