@@ -171,8 +171,12 @@ export class FilloutTrigger implements INodeType {
 				.json({ message: 'Already received: this submission started the workflow once' });
 			return { noWebhookResponse: true };
 		}
-		// Never returnJsonArray: it lifts the keys of an object holding `json` onto the item.
-		if (!files) return { workflowData: [withRecord([{ json: item }])] };
+		if (!files) {
+			// Answered here: n8n 2.x saves the delivery's mark only when answered before the run.
+			res.status(200).json({ message: 'Workflow was started' });
+			// Never returnJsonArray: it lifts the keys of an object holding `json` onto the item.
+			return { noWebhookResponse: true, workflowData: [withRecord([{ json: item }])] };
+		}
 		return await startWithFiles(this, { slot, formId, submission, item }, files, withRecord);
 	}
 }
