@@ -182,8 +182,12 @@ export class FilloutTrigger implements INodeType {
 		const carried = await carriedCatchUp(this, slot, formId);
 		const withRecord = (items: INodeExecutionData[]) =>
 			withCarriedCatchUp(signed === undefined ? items : withSignedRecord(items, signed), carried);
-		// Never returnJsonArray: it lifts the keys of an object holding `json` onto the item.
-		if (!files) return { workflowData: [withRecord([{ json: item }])] };
+		if (!files) {
+			// Answered here: n8n 2.x saves the delivery's mark only when answered before the run.
+			res.status(200).json({ message: 'Workflow was started' });
+			// Never returnJsonArray: it lifts the keys of an object holding `json` onto the item.
+			return { noWebhookResponse: true, workflowData: [withRecord([{ json: item }])] };
+		}
 		return await startWithFiles(this, { slot, formId, submission, item }, files, withRecord);
 	}
 }

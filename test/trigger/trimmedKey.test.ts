@@ -72,7 +72,7 @@ it('a key pasted with spaces derives the secret of the trimmed key: removing the
 	const cleaned = trigger(formId, h.sandbox.demo.apiKey, { global: { count: 1 } });
 	jest.spyOn(n8nLogger(), 'error').mockImplementation(() => undefined);
 	const delivery = await cleaned.receive({ query: { secret }, body: body(formId, 't1') });
-	expect(delivery.res.ended).toBe(false);
+	expect(delivery.res.body).toEqual({ message: 'Workflow was started' });
 	expect(delivery.items).toHaveLength(1);
 	// And an n8n start keeps it: nothing removed, nothing registered.
 	const kept = trigger(formId, h.sandbox.demo.apiKey, pasted.staticData);

@@ -65,7 +65,11 @@ describe('the secret', () => {
 	it('a delivery with the registered secret starts the workflow with one item', async () => {
 		const result = await trigger.receive(withSecret(secret, { body: wrappedBody(stored) }));
 
-		expect(result.res.ended).toBe(false);
+		// Answered by the node before the run: n8n 2.x saves the static data webhook() changed
+		// (the catch-up record's mark) only then: it answers before the run, then saves.
+		expect(result.response.noWebhookResponse).toBe(true);
+		expect(result.res).toMatchObject({ statusCode: 200, ended: true });
+		expect(result.res.body).toEqual({ message: 'Workflow was started' });
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({ submissionId: stored.submissionId, formId });
 	});

@@ -2,7 +2,7 @@
  * What every end-to-end test file starts with: the n8n and sandbox the global setup
  * started, an n8n session, and clients to check the sandbox's data.
  */
-import { attachN8n, connectionOf } from './n8n';
+import { attachN8n, connectionOf, startN8n, type RunningN8n } from './n8n';
 import { N8nClient } from './n8nClient';
 import { FilloutApi, SandboxControl, type SandboxAccount, type SandboxInfo } from './sandbox';
 import { readState, writeState, type E2eState } from './state';
@@ -54,12 +54,31 @@ export async function connectE2e(): Promise<E2eContext> {
  */
 export async function restartSharedN8n(
 	context: E2eContext,
-	options: { kill?: boolean } = {},
+	options: { kill?: boolean; whileDown?: () => Promise<void> } = {},
 ): Promise<void> {
 	const running = attachN8n(context.state.n8n);
-	const restarted = await running.restart({ kill: options.kill });
+	const { whileDown } = options;
+	const restarted =
+		whileDown === undefined
+			? await running.restart({ kill: options.kill })
+			: await restartAfter(running, { kill: options.kill }, whileDown);
 	context.state = { ...context.state, n8n: connectionOf(restarted) };
 	writeState(context.state);
+}
+
+/** Stops n8n, runs `whileDown` (n8n's port answers nothing), then starts it as it was. */
+async function restartAfter(
+	running: RunningN8n,
+	stopOptions: { kill?: boolean },
+	whileDown: () => Promise<void>,
+): Promise<RunningN8n> {
+	await running.stop(stopOptions);
+	try {
+		await whileDown();
+	} finally {
+		running = await startN8n({ ...connectionOf(running) });
+	}
+	return running;
 }
 
 /** A name unique within this run, for forms, workflows and credentials. */

@@ -248,6 +248,11 @@ export class SandboxControl {
 		return await this.call('PATCH', `/webhooks/${id}`, changes);
 	}
 
+	/** Fillout drops the webhook on its side (deleted or disabled): no more deliveries. */
+	async dropWebhook(id: number): Promise<void> {
+		await this.call('DELETE', `/webhooks/${id}`);
+	}
+
 	async createForm(form: NewForm): Promise<FormMetadata> {
 		return await this.call('POST', '/forms', form);
 	}

@@ -154,6 +154,10 @@ export interface TriggerWorkflowOptions {
 	simplify?: boolean;
 	/** The trigger's webhook id (the editor gives every webhook node a UUID). */
 	webhookId?: string;
+	/** Default 1.1, what the editor gives a new node (catch-up on); 1 is the node before it. */
+	typeVersion?: number;
+	/** Further parameters of the trigger (catchUp, catchUpMinutes …). */
+	parameters?: Record<string, unknown>;
 }
 
 /** The No Operation node a trigger workflow ends with. */
@@ -178,6 +182,7 @@ export function triggerWorkflow(options: TriggerWorkflowOptions): WorkflowDefini
 				: formFromList(options.formId, options.formName),
 	};
 	if (options.simplify !== undefined) parameters.simplify = options.simplify;
+	Object.assign(parameters, options.parameters);
 	return {
 		name: options.name,
 		nodes: [
@@ -185,7 +190,7 @@ export function triggerWorkflow(options: TriggerWorkflowOptions): WorkflowDefini
 				id: randomUUID(),
 				name: NODE_NAMES.trigger,
 				type: NODE_TYPES.trigger,
-				typeVersion: 1,
+				typeVersion: options.typeVersion ?? 1.1,
 				position: [0, 0],
 				webhookId: options.webhookId ?? randomUUID(),
 				parameters,
