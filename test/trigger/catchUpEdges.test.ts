@@ -183,7 +183,8 @@ describe('catch-up at its edges', () => {
 		const trigger = await c.published(formId);
 		const node = trigger.staticData[`node:${NODE_NAME}`] as IDataObject;
 		// The address now leads to another service (a proxy's misroute): it answers 200 JSON.
-		(node.production as IDataObject).url = `${new URL(h.sandbox.apiRoot).origin}/_sandbox/stats/reset`;
+		(node.production as IDataObject).url =
+			`${new URL(h.sandbox.apiRoot).origin}/_sandbox/stats/reset`;
 		const running = await c.start(trigger, 'init');
 		const warn = jest.spyOn(n8nLogger(), 'warn').mockImplementation(() => undefined);
 		await running.tick();

@@ -12,7 +12,13 @@ import type { TriggerHarness, WebhookCallResult } from '../../harness';
 import { startTrigger, type StartedTrigger } from '../../harness/triggers';
 import { useHarness, type Json } from '../../sandbox/support';
 import { startEndpoint, type Endpoint } from './endpoint';
-import { filloutTrigger, forgetProcessMemory, NODE_NAME, slots, type TriggerOptions } from './index';
+import {
+	filloutTrigger,
+	forgetProcessMemory,
+	NODE_NAME,
+	slots,
+	type TriggerOptions,
+} from './index';
 
 export const MINUTE = 60_000;
 
