@@ -32,7 +32,8 @@ const NOT_TRIGGER_MEMORY: Record<string, string> = {
 	pacings: "the request pacer per credential: transport's, shared by every node",
 	formatters: 'Intl date formatters by time zone: a memo that is never stale',
 	wakersOf: "the waits on each execution's cancel signal: transport's, held weakly by the signal",
-	formsRead: "the forms an answer filter read in one execution: held weakly by the execution's context",
+	formsRead:
+		"the forms an answer filter read in one execution: held weakly by the execution's context",
 };
 
 function sourcesUnder(dir: string): string[] {
