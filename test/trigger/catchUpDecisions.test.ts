@@ -18,6 +18,7 @@ import {
 import {
 	currentRecord,
 	firstRunOfDelivery,
+	MAX_MARKED_ID_CHARS,
 	saveRecord,
 	unmarkDelivered,
 } from '../../nodes/Fillout/catchUp/recordAccess';
@@ -157,6 +158,17 @@ describe('the record: deliveries, copies and hostile input', () => {
 		expect(record.delivered.x).toBeGreaterThanOrEqual(before);
 		expect(record.windowStartMs).toBe(T0);
 		expect(record.newestMs).toBe(T0);
+	});
+
+	it('keeps a hostile delivery id out of the record (too long to be Fillout’s), and runs it', () => {
+		const data: IDataObject = {};
+		saveRecord(context(data), data, startRecord(FORM, null, T0, 'run1'));
+		const long = 'x'.repeat(MAX_MARKED_ID_CHARS + 1);
+		expect(firstRunOfDelivery(context(data), 'production', FORM, long)).toBe(true);
+		expect(currentRecord(context(data), data, FORM)!.delivered).toEqual({});
+		const longest = 'y'.repeat(MAX_MARKED_ID_CHARS);
+		expect(firstRunOfDelivery(context(data), 'production', FORM, longest)).toBe(true);
+		expect(Object.keys(currentRecord(context(data), data, FORM)!.delivered)).toEqual([longest]);
 	});
 
 	it('takes a delivery back from both copies', () => {

@@ -42,6 +42,9 @@ export function saveRecord(ctx: NodeContext, data: IDataObject, record: CatchUpR
 	data[CATCH_UP_KEY] = storedForm(record);
 }
 
+/** The longest submission id a delivery marks in the record (Fillout's are 36 characters). */
+export const MAX_MARKED_ID_CHARS = 200;
+
 /** What the record says of a delivered submission, after marking it when it had not run. */
 export type DeliveryMark = 'marked' | 'alreadyRan' | 'noRecord';
 
@@ -92,6 +95,8 @@ export function firstRunOfDelivery(
 	if (!firstDelivery(ctx, slot, formId, submissionId)) return false;
 	const settings = catchUpSettingsOf((name, fallback) => ctx.getNodeParameter(name, fallback));
 	if (slot !== 'production' || !settings.on) return true;
+	// Not one of Fillout's ids (UUIDs): no check lists it, and the body must not fill the record.
+	if (submissionId.length > MAX_MARKED_ID_CHARS) return true;
 	const data = ctx.getWorkflowStaticData('node');
 	return markDelivered(ctx, data, formId, submissionId, Date.now()) !== 'alreadyRan';
 }
