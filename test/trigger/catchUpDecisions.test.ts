@@ -22,6 +22,7 @@ import {
 	saveRecord,
 	unmarkDelivered,
 } from '../../nodes/Fillout/catchUp/recordAccess';
+import { catchUpSettingsOf } from '../../nodes/Fillout/catchUp/parameters';
 import type { Submission } from '../../nodes/Fillout/shared/interfaces';
 import { forgetProcessMemory } from './support';
 
@@ -119,6 +120,19 @@ describe('takeMissed: what a check runs', () => {
 
 	it('says more are waiting when the listing was cut short', () => {
 		expect(takeMissed(start(), [row('a', T0 + 1)], T0 + MINUTE, false).more).toBe(true);
+	});
+});
+
+describe('the check interval', () => {
+	const settingsWith = (minutes: unknown) =>
+		catchUpSettingsOf((name, fallback) =>
+			name === 'catchUpMinutes' ? minutes : name === 'catchUp' ? true : fallback,
+		);
+
+	it('is whole minutes from 1 to 60, whatever an expression gives', () => {
+		expect([2.5, 0, -3, 100, 'x', 7].map((m) => settingsWith(m).minutes)).toEqual([
+			3, 1, 1, 60, 5, 7,
+		]);
 	});
 });
 

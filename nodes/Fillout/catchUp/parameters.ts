@@ -29,7 +29,7 @@ export const catchUpParameters: INodeProperties[] = [
 		displayName: 'Check for Missed Submissions Every (Minutes)',
 		name: 'catchUpMinutes',
 		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 60 },
+		typeOptions: { minValue: 1, maxValue: 60, numberPrecision: 0 },
 		default: 5,
 		description:
 			'How often to ask Fillout for submissions the webhook missed. Each check is one request when nothing was missed.',
@@ -47,5 +47,7 @@ type ParameterReader = (name: string, fallback: unknown) => unknown;
 export function catchUpSettingsOf(parameter: ParameterReader): CatchUpSettings {
 	const on = parameter('catchUp', false) === true;
 	const minutes = Number(parameter('catchUpMinutes', 5));
-	return { on, minutes: Number.isFinite(minutes) ? Math.min(60, Math.max(1, minutes)) : 5 };
+	// Whole minutes from 1 to 60: the schedule is a cron expression (an expression may give 2.5).
+	const whole = Number.isFinite(minutes) ? Math.round(minutes) : 5;
+	return { on, minutes: Math.min(60, Math.max(1, whole)) };
 }
