@@ -2,6 +2,7 @@
 /**
  * npm run sandbox -- --port P [--api-key K] [--rate-limit N] [--announce-limit N] [--data FILE]
  *   [--host H] [--code-ttl MS] [--delivery-timeout MS] [--unknown-webhook-status 400|404]
+ *   [--disable-webhook-on-404]
  * Prints the API root first ("API root: <url>"), then what a new user needs to try it.
  */
 import { startSandbox, type SandboxOptions } from './index';
@@ -17,6 +18,8 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --delivery-timeout MS time-out of a webhook delivery in ms (default 10000)
   --unknown-webhook-status S
                         what /webhook/delete answers for an unknown id: 404 (default) or 400
+  --disable-webhook-on-404
+                        stop delivering to a webhook once a delivery is answered 404
 `;
 
 function fail(message: string): never {
@@ -70,6 +73,9 @@ export function parseArgs(argv: string[]): SandboxOptions {
 				options.unknownWebhookStatus = status === '400' ? 400 : 404;
 				break;
 			}
+			case '--disable-webhook-on-404':
+				options.disableWebhookOn404 = true;
+				break;
 			case '--help':
 			case '-h':
 				process.stdout.write(USAGE);

@@ -22,6 +22,8 @@ export interface SandboxContext {
 	deliveryTimeoutMs: number;
 	/** The status /webhook/delete answers for an id it cannot delete (unknown or another account's). */
 	unknownWebhookStatus: 400 | 404;
+	/** A delivery answered 404 disables its webhook (n8n answers 404 for a webhook it has not registered yet). */
+	disableWebhookOn404: boolean;
 }
 
 /** One incoming request, read and parsed as far as every route needs. */

@@ -244,7 +244,7 @@ const respond: ControlHandler = async (ctx, { params, body, incoming }) => {
 
 	const webhooks =
 		status === 'finished' && !preview && !hidden
-			? [...ctx.store.webhooks.values()].filter((w) => w.formId === form.id)
+			? [...ctx.store.webhooks.values()].filter((w) => w.formId === form.id && !w.disabledAt)
 			: [];
 	const deliveries = await Promise.all(
 		webhooks.map(async (webhook) => {
@@ -256,6 +256,7 @@ const respond: ControlHandler = async (ctx, { params, body, incoming }) => {
 				incoming.origin,
 			);
 			const { statusCode, error, durationMs } = record;
+			if (statusCode === 404 && ctx.disableWebhookOn404) webhook.disabledAt = record.at;
 			return {
 				webhookId: webhook.id,
 				url: webhook.url,

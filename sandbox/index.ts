@@ -35,6 +35,8 @@ export interface SandboxOptions {
 	deliveryTimeoutMs?: number;
 	/** What /webhook/delete answers for an unknown or another account's id: 404 (default) or 400, as the live service answers many errors. */
 	unknownWebhookStatus?: 400 | 404;
+	/** Disable a webhook whose delivery is answered 404, as some form services do (default off). */
+	disableWebhookOn404?: boolean;
 	/** Accepted for callers that pass it; the library itself never prints. */
 	quiet?: boolean;
 }
@@ -80,6 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		codeTtlMs: options.codeTtlMs ?? 60_000,
 		deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
 		unknownWebhookStatus: options.unknownWebhookStatus ?? 404,
+		disableWebhookOn404: options.disableWebhookOn404 ?? false,
 	};
 	let origin = '';
 	const server = createSandboxServer(context, () => origin);

@@ -139,6 +139,8 @@ export interface WebhookRecord {
 	shape: DeliveryShape;
 	/** Overrides the sandbox-wide delivery time-out for this webhook. */
 	timeoutMs?: number;
+	/** When a delivery was answered 404 with `disableWebhookOn404` on: no more deliveries. */
+	disabledAt?: string;
 	deliveries: DeliveryRecord[];
 }
 

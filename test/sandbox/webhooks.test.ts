@@ -258,6 +258,45 @@ describe('deliveries', () => {
 		expect(r.received).toHaveLength(1);
 	});
 
+	it('disables a webhook whose delivery is answered 404 only when started with disableWebhookOn404', async () => {
+		const formId = await freshForm(h.control);
+		const notFound = await receiver({ status: 404 });
+		await subscribe(formId, notFound.url);
+		await respond(formId);
+		expect((await respond(formId)).body.deliveries).toEqual([
+			expect.objectContaining({ statusCode: 404 }),
+		]);
+		expect(notFound.received).toHaveLength(2);
+
+		const strict = await startHarness({ disableWebhookOn404: true });
+		try {
+			const strictForm = await freshForm(strict.control);
+			const failing = await receiver({ status: 503 });
+			const missing = await receiver({ status: 404 });
+			const add = async (url: string) =>
+				(await strict.api.post('/webhook/create', { formId: strictForm, url })).body.id as number;
+			const [failingId, missingId] = [await add(failing.url), await add(missing.url)];
+			const first = await strict.control.post(`/forms/${strictForm}/respond`, {});
+			expect(first.body.deliveries.map((d: Json) => d.statusCode)).toEqual([503, 404]);
+			const second = await strict.control.post(`/forms/${strictForm}/respond`, {});
+			expect(second.body.deliveries).toEqual([
+				expect.objectContaining({ webhookId: failingId, statusCode: 503 }),
+			]);
+			expect([failing.received.length, missing.received.length]).toEqual([2, 1]);
+			const listed = (await strict.control.get('/webhooks')).body as Json[];
+			const disabledAt = (id: number) => listed.find((w) => w.id === id)?.disabledAt;
+			expect([disabledAt(failingId), disabledAt(missingId)]).toEqual([
+				undefined,
+				expect.any(String),
+			]);
+			// A disabled webhook still exists at Fillout: the API deletes it.
+			const deleted = await strict.api.post('/webhook/delete', { webhookId: missingId });
+			expect(deleted.status).toBe(200);
+		} finally {
+			await strict.sandbox.close();
+		}
+	});
+
 	it('stops delivering once the webhook is deleted', async () => {
 		const formId = await freshForm(h.control);
 		const r = await receiver();

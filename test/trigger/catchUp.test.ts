@@ -37,6 +37,11 @@ describe('catching up on missed submissions', () => {
 		const missed = [await respond(formId, 5 * MINUTE), await respond(formId, 4 * MINUTE)];
 		missed.push(await respond(formId, 3 * MINUTE));
 		expect(await ran()).toEqual([]);
+		// As some services do, Fillout disabled the webhook at the first 404.
+		const [disabled] = await webhooksOf(h, formId);
+		expect(disabled).toEqual(
+			expect.objectContaining({ id: webhookBefore, disabledAt: expect.any(String) }),
+		);
 
 		// n8n starts again: process memory empty, static data as saved.
 		forgetProcessMemory();

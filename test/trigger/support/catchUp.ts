@@ -2,6 +2,7 @@
  * Catch-up tests over real HTTP: the sandbox delivers (or not) to a stand-in for n8n's
  * webhook endpoint (./endpoint.ts), and the trigger's `trigger()` knocks at its own
  * address through it, as n8n's main process does. `useCatchUp()` in a test file sets it up.
+ * The sandbox disables a webhook at its first delivery answered 404, as some services do.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
@@ -25,7 +26,7 @@ export const MINUTE = 60_000;
 const idsOf = (items: INodeExecutionData[]) => items.map((item) => item.json.submissionId);
 
 export function useCatchUp() {
-	const h = useHarness({ rateLimit: 5, quiet: true });
+	const h = useHarness({ rateLimit: 5, quiet: true, disableWebhookOn404: true });
 	const box: { endpoint?: Endpoint } = {};
 	const started: StartedTrigger[] = [];
 	const endpoint = () => box.endpoint!;
