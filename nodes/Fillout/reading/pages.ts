@@ -15,6 +15,24 @@ export interface PagedSubmission {
 	submissionTime: string;
 }
 
+/** How one read goes: its order, its range, how many (SubmissionPager). */
+export interface PagerOptions {
+	sort: SortOrder;
+	/** The user's own filters, as they are to be sent (ISO 8601 with an offset). */
+	afterDate?: string;
+	beforeDate?: string;
+	/** Stop once this many submissions are read (the "Limit" option); all when undefined. */
+	maxItems?: number;
+	/** Only these are returned, and `maxItems` counts only these (the answer filter). */
+	keep?: (item: PagedSubmission) => boolean;
+	/** At most Fillout's maximum `limit`, 150. */
+	pageSize?: number;
+	/** Asked when a short page would end the read: while no, the read waits, then reads on. */
+	mayEnd?: () => boolean;
+	/** The range ends before this time: a page that reaches it ends the read (no instant of it is read). */
+	endMs?: number;
+}
+
 export interface PageAnswer<T extends PagedSubmission> {
 	responses: T[];
 	totalResponses?: number;

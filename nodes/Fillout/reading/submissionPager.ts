@@ -22,25 +22,11 @@ import {
 	type PageAnswer,
 	type PageQuery,
 	type PagedSubmission,
+	type PagerOptions,
 	type SortOrder,
 } from './pages';
 
-export interface PagerOptions {
-	sort: SortOrder;
-	/** The user's own filters, as they are to be sent (ISO 8601 with an offset). */
-	afterDate?: string;
-	beforeDate?: string;
-	/** Stop once this many submissions are read (the "Limit" option); all when undefined. */
-	maxItems?: number;
-	/** Only these are returned, and `maxItems` counts only these (the answer filter). */
-	keep?: (item: PagedSubmission) => boolean;
-	/** At most Fillout's maximum `limit`, 150. */
-	pageSize?: number;
-	/** Asked when a short page would end the read: while no, the read waits, then reads on. */
-	mayEnd?: () => boolean;
-	/** The range ends before this time: a page that reaches it ends the read (no instant of it is read). */
-	endMs?: number;
-}
+export type { PagerOptions };
 
 /** Requests in a row with nothing new before giving up (deletions cost a few; loops more). */
 const MAX_STALLED_REQUESTS = 30;

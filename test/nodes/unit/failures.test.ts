@@ -1,9 +1,8 @@
+import { describeFailure, serviceMessage } from '../../../nodes/Fillout/transport/errorMessages';
 import {
-	describeFailure,
 	formatIssuePath,
 	parseValidationIssues,
-	serviceMessage,
-} from '../../../nodes/Fillout/transport/errorMessages';
+} from '../../../nodes/Fillout/transport/validationIssues';
 
 const body = (statusCode: number, message: string) => ({
 	statusCode,

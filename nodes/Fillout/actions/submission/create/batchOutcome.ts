@@ -1,10 +1,7 @@
 import type { CreatePayload } from './createPayload';
-import type { ErrorText, FailedRequest, ValidationIssue } from '../../../transport/errorMessages';
-import {
-	describeFailedRequest,
-	parseValidationIssues,
-	serviceMessage,
-} from '../../../transport/errorMessages';
+import type { ErrorText, FailedRequest } from '../../../transport/errorMessages';
+import { describeFailedRequest, serviceMessage } from '../../../transport/errorMessages';
+import { parseValidationIssues, type ValidationIssue } from '../../../transport/validationIssues';
 import type { Submission } from '../../../shared/interfaces';
 import { attributeIssues } from './issuesByItem';
 import { atItem, itemsNamed } from '../../../shared/nodeErrors';

@@ -1,5 +1,4 @@
-import type { ValidationIssue } from '../../../transport/errorMessages';
-import { formatIssuePath } from '../../../transport/errorMessages';
+import { formatIssuePath, type ValidationIssue } from '../../../transport/validationIssues';
 
 /** What was sent for one item in a create request, to name the fields of its issues. */
 export interface SentItem {
