@@ -20,7 +20,9 @@ export class Fillout implements INodeType {
 		name: 'fillout',
 		icon: { light: 'file:../../icons/fillout.svg', dark: 'file:../../icons/fillout.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: as a tool, Get Many reads 10 by default; version-1 tools keep 50 (agentTool/toolMode.ts).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Read Fillout forms and submissions, import submissions and manage webhooks: list forms to learn their IDs, read a form’s questions, find a form’s submissions by date or text, get one by its ID',

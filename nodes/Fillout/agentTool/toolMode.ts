@@ -14,26 +14,42 @@ export function runsAsTool(ctx: { getNode(): INode }): boolean {
 	return ctx.getNode().type.endsWith('Tool');
 }
 
-/** Submissions a tool reads when its author left Limit alone. */
+/** Submissions a tool reads when its author left Limit alone (node version 1.1 on). */
 export const TOOL_LIMIT = 10;
+
+/**
+ * The same on version 1: Limit's workflow default, which version-1 tools saved without a
+ * Limit read before 1.1 (n8n saves no default, so a new default would change them).
+ */
+export const TOOL_LIMIT_V1 = 50;
 
 /** The most a tool reads when the agent itself chose the amount (a $fromAI Limit or Return All). */
 export const AGENT_MAX_LIMIT = 100;
 
 const limitShow = limitOption.displayOptions?.show ?? {};
+const toolLimitDescription =
+	'Max number of results to return. As a tool, the answer tells the agent how many more match and how to narrow the request.';
 
 /**
- * Submission → Get Many's Limit: 50 in a workflow, 10 on the tool. n8n shows each where
- * `@tool` matches, and fills in the shown one's default when a workflow saved none.
+ * Submission → Get Many's Limit: 50 in a workflow, 10 on a tool of version 1.1, 50 on a
+ * tool of version 1. n8n shows each where `@tool` and `@version` match, and fills in the
+ * shown one's default when a workflow saved none.
  */
 export const submissionLimitOptions: INodeProperties[] = [
 	{ ...limitOption, displayOptions: { show: { ...limitShow, '@tool': [false] } } },
 	{
 		...limitOption,
 		default: TOOL_LIMIT,
-		description:
-			'Max number of results to return. As a tool, the answer tells the agent how many more match and how to narrow the request.',
-		displayOptions: { show: { ...limitShow, '@tool': [true] } },
+		description: toolLimitDescription,
+		displayOptions: {
+			show: { ...limitShow, '@tool': [true], '@version': [{ _cnd: { gte: 1.1 } }] },
+		},
+	},
+	{
+		...limitOption,
+		default: TOOL_LIMIT_V1,
+		description: toolLimitDescription,
+		displayOptions: { show: { ...limitShow, '@tool': [true], '@version': [1] } },
 	},
 ];
 
@@ -44,8 +60,8 @@ export function filledByAgent(saved: unknown): boolean {
 
 /**
  * How many submissions Get Many reads (undefined: all). As a tool: what the author set
- * (Limit, whose tool default is 10, or Return All), and at most AGENT_MAX_LIMIT when
- * the author left the amount to the agent.
+ * (Limit, whose tool default is 10, 50 on version 1, or Return All), and at most
+ * AGENT_MAX_LIMIT when the author left the amount to the agent.
  */
 export function submissionAmount(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
@@ -54,7 +70,8 @@ export function submissionAmount(ctx: IExecuteFunctions, itemIndex: number): num
 	}
 	const saved = ctx.getNode().parameters;
 	if (returnAll) return filledByAgent(saved.returnAll) ? AGENT_MAX_LIMIT : undefined;
-	const limit = ctx.getNodeParameter('limit', itemIndex, TOOL_LIMIT) as unknown;
+	const fallback = ctx.getNode().typeVersion >= 1.1 ? TOOL_LIMIT : TOOL_LIMIT_V1;
+	const limit = ctx.getNodeParameter('limit', itemIndex, fallback) as unknown;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
 		throw itemProblem(
 			ctx,

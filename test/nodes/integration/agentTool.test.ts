@@ -49,9 +49,10 @@ const getMany = (formId: string, extra: INodeParameters = {}): INodeParameters =
 async function toolRead(
 	parameters: INodeParameters,
 	args: IDataObject = {},
+	typeVersion?: number,
 ): Promise<{ call: ToolCall; answer: IDataObject; listRequests: number }> {
 	await resetStats(sandbox());
-	const call = await callFilloutTool(sandbox(), parameters, { args });
+	const call = await callFilloutTool(sandbox(), parameters, { args, typeVersion });
 	const stats = await control(sandbox(), 'GET', '/stats');
 	expect(call.error).toBeUndefined();
 	const answers = call.answer as IDataObject[];
@@ -76,6 +77,19 @@ describe('Fillout as an AI tool: bounded answers', () => {
 		expect(answer.note).toBe(
 			`10 of 1,234 submissions shown, oldest first; ${NARROW}; for the next ones, ask again with Submitted After ${minute(9)}.`,
 		);
+	});
+
+	it('a tool of version 1 saved without a Limit reads 50, as it did before 1.1; 1.1 reads 10', async () => {
+		const v1 = await toolRead(getMany(big), {}, 1);
+		expect(ids(v1.answer)).toEqual(Array.from({ length: 50 }, (_, n) => minute(n)));
+		expect(v1.answer).toMatchObject({ shown: 50, total: 1234 });
+		expect(v1.answer.note).toMatch(/^50 of 1,234 submissions shown, oldest first; /);
+		expect(v1.listRequests).toBe(1);
+		const v11 = await toolRead(getMany(big), {}, 1.1);
+		expect(ids(v11.answer)).toEqual(Array.from({ length: 10 }, (_, n) => minute(n)));
+		// A Limit saved on a version-1 tool holds.
+		const saved = await toolRead(getMany(big, { limit: 3 }), {}, 1);
+		expect(ids(saved.answer)).toEqual([minute(0), minute(1), minute(2)]);
 	});
 
 	it('newest first, the next ones are before the last one shown', async () => {

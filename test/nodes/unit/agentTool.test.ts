@@ -5,7 +5,11 @@ import { Fillout } from '../../../nodes/Fillout/Fillout.node';
 
 import { MatchCount, moreNote } from '../../../nodes/Fillout/agentTool/toolAnswer';
 import { checkFixedOperation, errorForAgent } from '../../../nodes/Fillout/agentTool/toolErrors';
-import { filledByAgent, runsAsTool } from '../../../nodes/Fillout/agentTool/toolMode';
+import {
+	filledByAgent,
+	runsAsTool,
+	submissionAmount,
+} from '../../../nodes/Fillout/agentTool/toolMode';
 import { describeFailedRequest } from '../../../nodes/Fillout/transport/errorMessages';
 import { apiError, itemProblem } from '../../../nodes/Fillout/shared/nodeErrors';
 
@@ -57,13 +61,13 @@ describe('the tool', () => {
 describe('Limit', () => {
 	const { description } = new Fillout();
 	/** Get Many's parameters as n8n fills them in for a node saved without a Limit. */
-	const filledIn = (name: string) =>
+	const filledIn = (name: string, typeVersion = 1.1) =>
 		NodeHelpers.getNodeParameters(
 			description.properties,
 			{ resource: 'submission', operation: 'getMany' },
 			true,
 			false,
-			node(name),
+			{ ...node(name), typeVersion },
 			{ ...description, name } as INodeTypeDescription,
 		);
 
@@ -72,6 +76,53 @@ describe('Limit', () => {
 		expect(filledIn('filloutTool')?.limit).toBe(10);
 		expect(filledIn('filloutTool')).not.toHaveProperty('downloadFiles');
 		expect(filledIn('fillout')?.downloadFiles).toBe(false);
+	});
+
+	it('on version 1, the tool keeps 50, as it read before 1.1; new nodes are 1.1', () => {
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
+		expect(filledIn('filloutTool', 1)?.limit).toBe(50);
+		expect(filledIn('fillout', 1)?.limit).toBe(50);
+		expect(filledIn('filloutTool', 1.2)?.limit).toBe(10);
+	});
+
+	it('the editor shows one Limit for each kind of node and version', () => {
+		const limits = description.properties.filter((p) => p.name === 'limit');
+		for (const [name, typeVersion, shownDefault] of [
+			['fillout', 1, 50],
+			['fillout', 1.1, 50],
+			['filloutTool', 1, 50],
+			['filloutTool', 1.1, 10],
+		] as const) {
+			const shown = limits.filter((limit) =>
+				NodeHelpers.displayParameter(
+					{ resource: 'submission', operation: 'getMany', returnAll: false },
+					limit,
+					{ ...node(name), typeVersion },
+					{ ...description, name } as INodeTypeDescription,
+				),
+			);
+			expect([name, typeVersion, shown.map((limit) => limit.default)]).toEqual([
+				name,
+				typeVersion,
+				[shownDefault],
+			]);
+		}
+	});
+
+	it('reads the default of the node’s version when n8n filled in none', () => {
+		const amount = (typeVersion: number, parameters: INode['parameters'] = {}) =>
+			submissionAmount(
+				{
+					getNode: () => ({ ...node('n8n-nodes-fillout-forms.filloutTool'), typeVersion }),
+					getNodeParameter: (name: string, _index: number, fallback: unknown) =>
+						parameters[name] ?? fallback,
+				} as unknown as IExecuteFunctions,
+				0,
+			);
+		expect([amount(1), amount(1.1), amount(1.2)]).toEqual([50, 10, 10]);
+		expect(amount(1, { limit: 3 })).toBe(3);
+		expect(amount(1.1, { returnAll: true })).toBeUndefined();
 	});
 });
 

@@ -20,7 +20,7 @@ import { NodeConnectionTypes, deepCopy } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../../../../sandbox';
 import { nodeCredentialsFor, runWorkflow } from '../../../harness';
-import { MANUAL_TRIGGER_TYPE } from '../../../harness/nodeTypes';
+import { MANUAL_TRIGGER_TYPE, latestVersion } from '../../../harness/nodeTypes';
 import { Fillout } from '../../../../nodes/Fillout/Fillout.node';
 import { apiKeyCredentials } from './index';
 
@@ -108,14 +108,18 @@ class HarnessAgent implements INodeType {
 	}
 }
 
-/** Runs Fillout as a tool with these parameters and has the agent call it with `args`. */
+/**
+ * Runs Fillout as a tool with these parameters and has the agent call it with `args`; the
+ * tool node is of `typeVersion`, by default the newest (what a node added now gets).
+ */
 export async function callFilloutTool(
 	sandbox: RunningSandbox,
 	parameters: INodeParameters,
-	options: { args?: IDataObject; apiKey?: string; nodeName?: string } = {},
+	options: { args?: IDataObject; apiKey?: string; nodeName?: string; typeVersion?: number } = {},
 ): Promise<ToolCall> {
 	const { args = {}, nodeName = 'Fillout' } = options;
 	const tool = asTool(new Fillout());
+	const typeVersion = options.typeVersion ?? latestVersion(tool);
 	const credentials = apiKeyCredentials(sandbox, options.apiKey);
 	const node = (name: string, type: string, extra: Partial<INode> = {}): INode => ({
 		id: name,
@@ -132,6 +136,7 @@ export async function callFilloutTool(
 				node('Manual Trigger', MANUAL_TRIGGER_TYPE),
 				node('Agent', 'harness.agent'),
 				node(nodeName, 'n8n-nodes-fillout-forms.filloutTool', {
+					typeVersion,
 					parameters: deepCopy(parameters),
 					credentials: nodeCredentialsFor(Object.keys(credentials)),
 				}),
