@@ -11,7 +11,6 @@ import { NODE_NAMES, triggerWorkflow, waitFor } from '../test/e2e/support';
 import type { BenchContext } from './context';
 import {
 	backlogFigures,
-	BASELINE_MS,
 	idleFigures,
 	SETTLE_MS,
 	type BacklogResult,
@@ -20,7 +19,7 @@ import {
 } from './catchUpFigures';
 import { benchAccount, filloutCredential, statsOfKey, type BenchAccount } from './fixtures';
 import { hasEnded, listAllExecutions, mapConcurrent } from './measure';
-import { MemorySampler } from './memory';
+import { bursts, RssTrace, splitRss, timelineNotes } from './catchUpTrace';
 
 const INTERVAL_MINUTES = 1;
 const IDLE_MINUTES = 4;
@@ -167,33 +166,35 @@ async function measureBacklog(
 	});
 	const backAtMs = Date.now();
 	ctx.log('catch-up: n8n is back; waiting for the catch-up');
+	const lists = new ListSampler(ctx.control, apiKey);
+	await lists.start();
 	await sleep(SETTLE_MS);
-	const sampler = new MemorySampler(n8n.pid, 50);
-	sampler.start();
-	await sleep(BASELINE_MS);
-	sampler.markBaseline();
+	const trace = new RssTrace(n8n.pid, 50);
+	trace.start();
 	const notes: string[] = [];
-	const baselineEnd = Date.now();
 	const deadline = backAtMs + BACKLOG_TIMEOUT_MS;
-	let memory: BacklogResult['memory'];
+	let runs: CatchUpRun[] = [];
 	let figures = backlogFigures(expected, []);
-	for (;;) {
+	for (let read = 0; ; read++) {
 		try {
 			await waitQuiet(ctx, setup, deadline);
 		} catch (error) {
 			notes.push((error as Error).message);
 		}
-		memory ??= sampler.stop();
-		figures = backlogFigures(expected, await readRuns(ctx, setup.workflowId));
+		trace.stop();
+		if (read === 1) notes.push('memory: sampled until the first quiet, before the catch-up ended');
+		runs = await readRuns(ctx, setup.workflowId);
+		figures = backlogFigures(expected, runs);
 		if (figures.completedAtMs !== undefined || Date.now() >= deadline) break;
 	}
+	await lists.stop();
 	const stats = await ctx.control.stats();
 	const key = statsOfKey(stats, apiKey);
 	const firstRequestAtMs = stats.byKey[apiKey]?.firstAt;
-	if (firstRequestAtMs !== undefined && firstRequestAtMs < baselineEnd) {
-		notes.push("the catch-up's first request came before the memory baseline ended");
-	}
+	const memory = splitRss(trace.samples, firstRequestAtMs ?? Infinity);
+	if (!memory.group.baseline) notes.push('memory: the first request came before sampling began');
 	const { [LIST_ROUTE]: listRequests = 0, ...others } = key.requests;
+	if (firstRequestAtMs) notes.push(...timelineNotes(firstRequestAtMs, bursts(lists.rises), runs));
 	const nextCheckRequests = await nextCheck(ctx, apiKey, listRequests);
 	// Read again after that check: a submission it ran a second time shows here.
 	figures = backlogFigures(expected, await readRuns(ctx, setup.workflowId));

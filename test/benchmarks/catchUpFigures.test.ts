@@ -118,6 +118,11 @@ describe('catch-up figures: the backlog after a downtime', () => {
 		expect(figures).toMatchObject({ missing: 1, inOrder: false, completedAtMs: undefined });
 	});
 
+	it('the newest one missing: in order so far, but not complete', () => {
+		const figures = backlogFigures(EXPECTED, [run('1', EXPECTED.slice(0, -1), 4_000)]);
+		expect(figures).toMatchObject({ missing: 1, inOrder: false, completedAtMs: undefined });
+	});
+
 	it('out of order within an execution: complete, but not in order', () => {
 		const figures = backlogFigures(EXPECTED, [run('1', ['b', 'a', 'c', 'd', 'e', 'f'], 4_000)]);
 		expect(figures).toMatchObject({ inOrder: false, missing: 0, completedAtMs: START + 4_000 });
