@@ -12,7 +12,7 @@ import type { BenchContext } from './context';
 import {
 	backlogFigures,
 	idleFigures,
-	SETTLE_MS,
+	MIN_BASELINE_MS,
 	type BacklogResult,
 	type CatchUpRun,
 	type IdleFigures,
@@ -166,11 +166,10 @@ async function measureBacklog(
 	});
 	const backAtMs = Date.now();
 	ctx.log('catch-up: n8n is back; waiting for the catch-up');
-	const lists = new ListSampler(ctx.control, apiKey);
-	await lists.start();
-	await sleep(SETTLE_MS);
 	const trace = new RssTrace(n8n.pid, 50);
 	trace.start();
+	const lists = new ListSampler(ctx.control, apiKey);
+	await lists.start();
 	const notes: string[] = [];
 	const deadline = backAtMs + BACKLOG_TIMEOUT_MS;
 	let runs: CatchUpRun[] = [];
@@ -191,9 +190,19 @@ async function measureBacklog(
 	const stats = await ctx.control.stats();
 	const key = statsOfKey(stats, apiKey);
 	const firstRequestAtMs = stats.byKey[apiKey]?.firstAt;
-	const memory = splitRss(trace.samples, firstRequestAtMs ?? Infinity);
-	if (!memory.group.baseline) notes.push('memory: the first request came before sampling began');
+	const earliest = trace.samples[0].at + MIN_BASELINE_MS;
+	const memory = splitRss(trace.samples, Math.max(firstRequestAtMs ?? Infinity, earliest));
+	if (firstRequestAtMs !== undefined && firstRequestAtMs < earliest) {
+		notes.push(
+			`memory: the first request came ${((firstRequestAtMs - backAtMs) / 1000).toFixed(2)} s after n8n answered again (its first check started during its start-up): the baseline is n8n's first ${MIN_BASELINE_MS / 1000} s`,
+		);
+	}
 	const { [LIST_ROUTE]: listRequests = 0, ...others } = key.requests;
+	const done = figures.completedAtMs;
+	const listRequestsToComplete =
+		done === undefined
+			? undefined
+			: lists.rises.filter((rise) => rise.at <= done).reduce((sum, rise) => sum + rise.requests, 0);
 	if (firstRequestAtMs) notes.push(...timelineNotes(firstRequestAtMs, bursts(lists.rises), runs));
 	const nextCheckRequests = await nextCheck(ctx, apiKey, listRequests);
 	// Read again after that check: a submission it ran a second time shows here.
@@ -207,6 +216,7 @@ async function measureBacklog(
 		backAtMs,
 		firstRequestAtMs,
 		listRequests,
+		listRequestsToComplete,
 		requests: others,
 		rateLimited: key.rateLimited,
 		memory,

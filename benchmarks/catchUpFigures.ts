@@ -11,8 +11,8 @@ import { ratio, REQUESTS_PER_SECOND } from './stats';
 const PAGE = 150;
 /** The node's default Check for Missed Submissions Every (minutes). */
 export const DEFAULT_INTERVAL_MINUTES = 5;
-/** n8n's start settles this long before its memory is sampled. */
-export const SETTLE_MS = 8_000;
+/** The least baseline of memory: n8n may start its first check before it answers HTTP. */
+export const MIN_BASELINE_MS = 2_000;
 
 export interface IdleObservation {
 	/** List requests the sandbox counted for the trigger's key in the window. */
@@ -125,6 +125,8 @@ export interface BacklogResult {
 	backAtMs: number;
 	firstRequestAtMs?: number;
 	listRequests: number;
+	/** List requests until the completing execution stopped (as sampled every 250 ms). */
+	listRequestsToComplete?: number;
 	requests: Record<string, number>;
 	rateLimited: number;
 	memory?: RssSplit;
@@ -180,7 +182,10 @@ export function backlogTable(result: BacklogResult): string {
 			'missing / run twice / not missed',
 			`${figures.missing} / ${figures.duplicated} / ${figures.unexpected}`,
 		],
-		['list requests (floor)', `${result.listRequests} (${floor.requests})`],
+		[
+			'list requests: to completion / until quiet (floor)',
+			`${result.listRequestsToComplete ?? '–'} / ${result.listRequests} (${floor.requests})`,
+		],
 		[
 			'other requests',
 			Object.entries(result.requests)
@@ -224,7 +229,7 @@ export function catchUpSection(
 		'',
 		idleTable(idle),
 		'',
-		`Downtime: n8n stopped, ${backlog.count} submissions made meanwhile (none delivered), n8n started. Wall = the key's first request after n8n is back (the sandbox's clock) → stoppedAt of the execution whose items complete the ${backlog.count}. Floor = ceil(${backlog.count} / ${PAGE}) list requests ÷ ${REQUESTS_PER_SECOND} per s. Memory = RSS of n8n's process group (main + task runners) and of its main process, sampled every 50 ms from ${SETTLE_MS / 1000} s after n8n was back until the catch-up stopped; baseline = their median before the first request, growth = the peak after it − the baseline.`,
+		`Downtime: n8n stopped, ${backlog.count} submissions made meanwhile (none delivered), n8n started. Wall = the key's first request after n8n is back (the sandbox's clock) → stoppedAt of the execution whose items complete the ${backlog.count}. Floor = ceil(${backlog.count} / ${PAGE}) list requests ÷ ${REQUESTS_PER_SECOND} per s. Memory = RSS of n8n's process group (main + task runners) and of its main process, sampled every 50 ms from when n8n answered again until the catch-up stopped; baseline = their median before the first request (at least the first ${MIN_BASELINE_MS / 1000} s), growth = the peak after it − the baseline. Requests "until quiet": until no list request came for 15 s, the checks after the completing one included.`,
 		'',
 		backlogTable(backlog),
 		...(backlog.notes.length
