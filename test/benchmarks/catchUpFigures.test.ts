@@ -136,6 +136,13 @@ describe('catch-up figures: the backlog after a downtime', () => {
 		expect(figures).toMatchObject({ failed: 1, missing: 3, emitted: 3, completedAtMs: undefined });
 	});
 
+	it('only a successful execution counts: crashed or canceled ones neither', () => {
+		for (const status of ['crashed', 'canceled']) {
+			const figures = backlogFigures(EXPECTED, [run('1', EXPECTED, 4_000, status)]);
+			expect(figures).toMatchObject({ failed: 1, emitted: 0, missing: 6 });
+		}
+	});
+
 	it('a submission that was not missed shows, and spoils the order', () => {
 		const figures = backlogFigures(EXPECTED, [run('1', [...EXPECTED, 'x'], 4_000)]);
 		expect(figures).toMatchObject({
