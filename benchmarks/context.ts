@@ -22,8 +22,11 @@ export interface BenchContext {
 	latencyMs: number;
 	/** The n8n running now (it changes on restart). */
 	n8n(): RunningN8n;
-	/** Stops n8n and starts it again (same port, user folder and database). */
-	restartN8n(): Promise<RunningN8n>;
+	/**
+	 * Stops n8n and starts it again (same port, user folder and database); `whileDown` runs
+	 * in between, while n8n's port answers nothing.
+	 */
+	restartN8n(whileDown?: () => Promise<void>): Promise<RunningN8n>;
 	log(line: string): void;
 }
 

@@ -6,7 +6,7 @@
  * 300 and 1,000 ms). BENCHMARKS.md says what each measures.
  *
  *   npm run bench                       # everything
- *   npm run bench -- --only latency     # export, import, trigger, poll, latency, shared-key, files, queue (comma-separated)
+ *   npm run bench -- --only latency     # export, import, trigger, poll, latency, catchup, shared-key, files, queue (comma-separated)
  *   npm run bench -- --quick            # smaller sizes, to try the harness
  *
  * Results also go to .tmp/bench/<date>.json and .tmp/bench/<date>.md.
@@ -15,11 +15,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
+	connectionOf,
 	DEFAULT_N8N_VERSION,
 	REPO_ROOT,
 	startE2eEnvironment,
+	startN8n,
 	type RunningN8n,
 } from '../test/e2e/support';
+import { prepareCatchUp, runCatchUp } from './catchUp';
+import { catchUpSection } from './catchUpFigures';
 import type { BenchContext, BenchRow, BenchSizes } from './context';
 import { prepareExport, runExport } from './export';
 import { FILES_FULL, FILES_QUICK, filesHeader, filesTable, runFilesBench } from './files';
@@ -70,6 +74,7 @@ type Scenario =
 	| 'trigger'
 	| 'poll'
 	| 'latency'
+	| 'catchup'
 	| 'shared-key'
 	| 'files'
 	| 'queue';
@@ -79,6 +84,7 @@ const SCENARIOS: Scenario[] = [
 	'trigger',
 	'poll',
 	'latency',
+	'catchup',
 	'shared-key',
 	'files',
 	'queue',
@@ -117,7 +123,7 @@ async function main(): Promise<void> {
 	if (queue) own.push(queueSection(queue, args.sizes, args.quick));
 	if (args.only.has('files')) own.push(await filesSection(args, log));
 	const ownSections = own.length ? own.join('\n\n') : undefined;
-	const inN8n: Scenario[] = ['export', 'import', 'trigger', 'poll', 'latency'];
+	const inN8n: Scenario[] = ['export', 'import', 'trigger', 'poll', 'latency', 'catchup'];
 	if (!inN8n.some((scenario) => args.only.has(scenario))) {
 		if (ownSections) {
 			const machine = describeMachine(
@@ -150,8 +156,15 @@ async function main(): Promise<void> {
 			sizes: args.sizes,
 			latencyMs: LATENCY_MS,
 			n8n: () => n8n,
-			restartN8n: async () => {
-				n8n = await n8n.restart();
+			restartN8n: async (whileDown) => {
+				if (whileDown) {
+					await n8n.stop();
+					try {
+						await whileDown();
+					} finally {
+						n8n = await startN8n({ ...connectionOf(n8n) });
+					}
+				} else n8n = await n8n.restart();
 				return n8n;
 			},
 			log,
@@ -163,6 +176,7 @@ async function main(): Promise<void> {
 		const triggerSetup = args.only.has('trigger') ? await prepareTrigger(ctx) : undefined;
 		const pollSetup = args.only.has('poll') ? await preparePoll(ctx) : undefined;
 		const latencySetups = args.only.has('latency') ? await prepareLatency(ctx) : [];
+		const catchUpSetup = args.only.has('catchup') ? await prepareCatchUp(ctx) : undefined;
 
 		const rows: BenchRow[] = [];
 		if (exportSetups.length) rows.push(...(await runExport(ctx, exportSetups)));
@@ -172,6 +186,7 @@ async function main(): Promise<void> {
 		const latencyRows: LatencyRow[] = latencySetups.length
 			? await runLatency(ctx, latencySetups, LATENCY_MS)
 			: [];
+		const catchUp = catchUpSetup ? await runCatchUp(ctx, catchUpSetup) : undefined;
 		machine.loadAfter = loadNow();
 
 		const sizes = args.sizes;
@@ -189,6 +204,9 @@ async function main(): Promise<void> {
 			.map((row) => `- ${row.scenario} / ${row.variant}: ${row.notes.join('; ')}`);
 		if (notes.length) parts.push('', 'Notes:', ...notes);
 		if (latencyRows.length) parts.push('', latencySection(latencyRows, sizes, args.quick));
+		if (catchUp) {
+			parts.push('', catchUpSection(catchUp.idle, catchUp.backlog, LATENCY_MS, args.quick));
+		}
 		if (ownSections) parts.push('', ownSections);
 		if (rows.length) parts.push('', 'Targets:', targetLines(checkTargets(rows)));
 		parts.push('', `Benchmark took ${((Date.now() - began) / 1000).toFixed(0)} s.`);
@@ -200,7 +218,7 @@ async function main(): Promise<void> {
 		const stamp = machine.date.replace(/[:.]/g, '-');
 		writeFileSync(
 			join(out, `${stamp}.json`),
-			JSON.stringify({ machine, sizes, rows, latencyRows }, null, 2),
+			JSON.stringify({ machine, sizes, rows, latencyRows, catchUp }, null, 2),
 		);
 		writeFileSync(join(out, `${stamp}.md`), `${text}\n`);
 		log(`results in ${join(out, stamp)}.{json,md}`);
