@@ -5,13 +5,14 @@
  * trigger's webhook context over a static data object.
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { deepCopy } from 'n8n-workflow';
 
-import type { CatchUpRecord } from '../../../nodes/Fillout/catchUp/catchUpRecord';
+import { CATCH_UP_KEY, type CatchUpRecord } from '../../../nodes/Fillout/catchUp/catchUpRecord';
 import { takeMissed } from '../../../nodes/Fillout/catchUp/check';
 import { currentRecord, saveRecord } from '../../../nodes/Fillout/catchUp/recordAccess';
 import { windowQueryStart } from '../../../nodes/Fillout/pollingTrigger/pollState';
 import type { Submission } from '../../../nodes/Fillout/shared/interfaces';
-import { processMemory } from '../../../nodes/Fillout/shared/processMemory';
+import { processMemory, triggerKey } from '../../../nodes/Fillout/shared/processMemory';
 import { RecentIds } from '../../../nodes/Fillout/shared/recentIds';
 
 export const FORM = 'form1';
@@ -128,6 +129,30 @@ export function listForCheck(
 /** The trigger's record as this process sees it (memory merged with `data`). */
 export function recordIn(data: IDataObject): CatchUpRecord | undefined {
 	return currentRecord(webhookContext(data), data, FORM);
+}
+
+/** The copies a decision reads, as they are (not merged): this process's memory's, `data`'s. */
+export function copiesIn(data: IDataObject): Array<Partial<CatchUpRecord> | undefined> {
+	const remembered = processMemory.catchUpRecords.get(triggerKey(webhookContext(data)));
+	return deepCopy([remembered, data[CATCH_UP_KEY]]) as Array<Partial<CatchUpRecord> | undefined>;
+}
+
+/**
+ * Whether one of the copies says the submission ran: its id marked (listed by a check, or
+ * delivered), or (`window`, for checks) dated before the copy's window.
+ */
+export function copiesSayRan(
+	copies: Array<Partial<CatchUpRecord> | undefined>,
+	row: Row,
+	window: boolean,
+): boolean {
+	return copies.some(
+		(copy) =>
+			copy !== undefined &&
+			(row.id in (copy.seen ?? {}) ||
+				row.id in (copy.delivered ?? {}) ||
+				(window && row.ms < (copy.windowStartMs ?? -Infinity))),
+	);
 }
 
 type Memory = typeof processMemory;
