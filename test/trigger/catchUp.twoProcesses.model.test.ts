@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: CATCH_UP_SEED from the environment replays one case */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: CATCH_UP_SEED from the environment replays one case; the figures go to process.stdout */
 import type { IDataObject } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
@@ -34,11 +34,14 @@ import {
  * check abandoned); the main process restarts (first knock 35 s after). Fillout as in
  * catchUp.model.test.ts: lost, late, repeated deliveries, listing lag, ties, future dates.
  *
- * Invariants: nothing made before the publish runs; everything made after it has run once
- * n8n has been up for one check interval past the last submission (never lost); within one
- * process's lifetime a submission runs at most once (so it runs at most once per process
- * lifetime that decided on it: a repeat needs a decision whose process never held the
- * other's mark, docs/catch-up.md). The repeats are counted and printed, worst seed first.
+ * Invariants: nothing made before the publish runs; everything made after it has run at
+ * least once when n8n has been up one check interval past the last submission (never
+ * lost); no decision runs a submission that a copy it read (its process's memory, the
+ * static data its request loaded) held as run, so a submission runs at most once per
+ * process lifetime, at most `PROCESSES` + (restarts meanwhile) times. A repeat needs a
+ * decision whose copies both lacked the mark: the other process's save had not landed
+ * (race), its process died before saving (unsaved), or an older copy was saved over it
+ * (overwritten). The repeats are counted by cause and printed, with the worst seed.
  * Replay one with CATCH_UP_SEED=<seed> npx jest catchUp.twoProcesses.
  */
 
@@ -395,14 +398,14 @@ function figures(name: string, results: Results): { perHundred: number; maxRuns:
 		for (const cause of CAUSES) total[cause] += model.counts[cause];
 	}
 	const overall = (100 * total.repeated) / Math.max(1, total.made);
-	console.log(
-		[
+	process.stdout.write(
+		`${[
 			`catch-up, two webhook processes, ${name}, ${results.size} seeds:`,
 			`  worst seed ${worst.seed}: ${worst.repeated} of ${worst.made} submissions ran more than once (${worst.perHundred.toFixed(1)} per 100)`,
 			`  most runs of one submission: ${most.runs} (seed ${most.seed})`,
 			`  all seeds: ${total.repeated} of ${total.made} ran more than once (${overall.toFixed(2)} per 100)`,
 			`  repeats by cause: ${CAUSES.map((cause) => `${cause} ${total[cause]}`).join(', ')}`,
-		].join('\n'),
+		].join('\n')}\n`,
 	);
 	return { perHundred: worst.perHundred, maxRuns: most.runs };
 }
