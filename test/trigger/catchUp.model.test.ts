@@ -1,19 +1,22 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: CATCH_UP_SEED from the environment replays one case */
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
 import { CATCH_UP_KEY, startRecord } from '../../nodes/Fillout/catchUp/catchUpRecord';
-import { GRACE_MS, takeMissed } from '../../nodes/Fillout/catchUp/check';
-import {
-	currentRecord,
-	firstRunOfDelivery,
-	saveRecord,
-} from '../../nodes/Fillout/catchUp/recordAccess';
-import { windowQueryStart } from '../../nodes/Fillout/pollingTrigger/pollState';
-import type { Submission } from '../../nodes/Fillout/shared/interfaces';
+import { GRACE_MS } from '../../nodes/Fillout/catchUp/check';
+import { firstRunOfDelivery, saveRecord } from '../../nodes/Fillout/catchUp/recordAccess';
 import { prng } from '../nodes/unit/support/listModel';
 import { caseCount } from '../support/caseCount';
 import { forgetProcessMemory } from './support';
+import {
+	CHECK_EVERY_MS,
+	FilloutModel,
+	FORM,
+	listForCheck,
+	MINUTE_MS,
+	webhookContext,
+	type Row,
+} from './support/catchUpModel';
 
 /**
  * Model-based randomized test of catch-up (the Fillout Trigger's record, `takeMissed` and
@@ -33,43 +36,8 @@ import { forgetProcessMemory } from './support';
  */
 
 const CASES = caseCount({ fast: 300, all: 3000 });
-const FORM = 'form1';
-const MINUTE_MS = 60_000;
-const CHECK_EVERY_MS = 5 * MINUTE_MS;
-
-interface Row {
-	id: string;
-	ms: number;
-	visibleMs: number;
-}
-
-function webhookContext(data: IDataObject): IWebhookFunctions {
-	return {
-		getWorkflow: () => ({ id: 'workflow1' }),
-		getNode: () => ({ id: 'node1', name: 'Fillout Trigger' }),
-		getWorkflowStaticData: () => data,
-		getNodeParameter: (name: string, fallback: unknown) =>
-			({ catchUp: true, catchUpMinutes: 5 })[name] ?? fallback,
-	} as unknown as IWebhookFunctions;
-}
-
-/** Fillout's list: visible rows after `afterDate` (strictly), by time, ties in any order. */
-function listing(rows: Row[], afterMs: number | undefined, nowMs: number, rand: () => number) {
-	const shown = rows
-		.filter((row) => row.visibleMs <= nowMs && (afterMs === undefined || row.ms > afterMs))
-		.map((row) => ({ row, tie: rand() }))
-		.sort((a, b) => a.row.ms - b.row.ms || a.tie - b.tie);
-	return shown.map(
-		({ row }): Submission => ({
-			submissionId: row.id,
-			submissionTime: new Date(row.ms).toISOString(),
-			questions: [],
-		}),
-	);
-}
-
 class History {
-	readonly rows: Row[] = [];
+	readonly fillout: FilloutModel;
 	readonly runs = new Map<string, number>();
 	/** How each run came about, and deliveries refused as already run. */
 	readonly counts = { byDelivery: 0, byCheck: 0, refused: 0, restarts: 0 };
@@ -78,10 +46,15 @@ class History {
 	nowMs = 0;
 	up = true;
 	webhookAlive = true;
-	private next = 0;
 	private readonly pending: Array<{ atMs: number; row: Row }> = [];
 
-	constructor(readonly rand: () => number) {}
+	constructor(readonly rand: () => number) {
+		this.fillout = new FilloutModel(rand);
+	}
+
+	get rows(): Row[] {
+		return this.fillout.rows;
+	}
 
 	run(id: string): void {
 		this.runs.set(id, (this.runs.get(id) ?? 0) + 1);
@@ -104,17 +77,12 @@ class History {
 	}
 
 	submit(count: number): void {
-		const future = this.rand() < 0.08;
-		const ms = future ? this.nowMs + Math.floor(this.rand() * 45 * MINUTE_MS) : this.nowMs;
-		for (let i = 0; i < count; i++) {
-			const lag = this.rand() < 0.3 ? Math.floor(this.rand() * 5 * MINUTE_MS) : 0;
-			const row = { id: `s${this.next++}`, ms, visibleMs: this.nowMs + lag };
-			this.rows.push(row);
-			if (!this.up || !this.webhookAlive || this.rand() < 0.1) continue;
-			const delay = this.rand() < 0.2 ? Math.floor(this.rand() * 90_000) : 0;
-			this.pending.push({ atMs: this.nowMs + delay, row });
-			if (this.rand() < 0.1) this.pending.push({ atMs: this.nowMs + delay + 1000, row });
-		}
+		this.fillout.submit(
+			count,
+			this.nowMs,
+			() => this.up && this.webhookAlive,
+			(atMs, row) => this.pending.push({ atMs, row }),
+		);
 	}
 
 	deliverDue(): void {
@@ -132,21 +100,13 @@ class History {
 	/** A check in two halves: the listing, then (after whatever happened meanwhile) the decision. */
 	beginCheck(): (() => void) | undefined {
 		const data = deepCopy(this.db);
-		const before = currentRecord(webhookContext(data), data, FORM);
-		if (before === undefined) return undefined;
-		const afterDate = windowQueryStart(before);
-		const afterMs = afterDate === undefined ? undefined : Date.parse(afterDate);
-		let listed = listing(this.rows, afterMs, this.nowMs, this.rand);
-		const complete = this.rand() < 0.85;
-		if (!complete) listed = listed.slice(0, Math.floor(this.rand() * (listed.length + 1)));
-		const presentMs = this.nowMs;
+		const check = listForCheck(data, this.rows, this.nowMs, this.rand);
+		if (check === undefined) return undefined;
 		return () => {
-			const record = currentRecord(webhookContext(data), data, FORM);
-			if (record === undefined || record.runId !== before.runId) return;
-			const taken = takeMissed(record, listed, presentMs, complete);
-			saveRecord(webhookContext(data), data, taken.next);
+			const taken = check.decide();
+			if (taken === undefined) return;
 			this.db = data;
-			for (const submission of taken.missed) this.run(submission.submissionId);
+			for (const id of taken.missed) this.run(id);
 			this.counts.byCheck += taken.missed.length;
 		};
 	}
@@ -199,8 +159,7 @@ function simulate(seed: number): History {
 	// The drain: n8n up, every row listed and past its date and the grace, checks complete.
 	history.up = true;
 	history.webhookAlive = true;
-	const lastMs = Math.max(...history.rows.map((row) => Math.max(row.ms, row.visibleMs)));
-	history.nowMs = Math.max(history.nowMs, lastMs) + GRACE_MS + MINUTE_MS;
+	history.nowMs = Math.max(history.nowMs, history.fillout.lastMs()) + GRACE_MS + MINUTE_MS;
 	history.deliverDue();
 	// Checks go on after everything ran: a late repeat would show.
 	for (let i = 0; i < 30; i++) {

@@ -22,6 +22,9 @@ const FIRST_CHECK_AFTER_MS = 35_000;
 
 const WAIT_STEP_MS = 1_000;
 
+/** A record started by a restart, not a publish: any copy of a publish's record wins over it. */
+const STAND_IN_STARTED_AT = 0;
+
 /** A publish starts a new record: nothing made before it, or while unpublished, runs. */
 const FRESH_START_MODES = new Set(['activate', 'create']);
 
@@ -52,7 +55,8 @@ async function startRecordOnce(ctx: ITriggerFunctions): Promise<void> {
 	const formId = formIdForTrigger(ctx);
 	const data = ctx.getWorkflowStaticData('node');
 	const earlier = currentRecord(ctx, data, formId);
-	if (earlier !== undefined && !FRESH_START_MODES.has(ctx.getActivationMode())) return;
+	const publish = FRESH_START_MODES.has(ctx.getActivationMode());
+	if (earlier !== undefined && !publish) return;
 	// From Fillout's present, not n8n's: n8n's clock ahead would skip the first submissions.
 	const clock = new ServiceClock();
 	let formName: string | null = null;
@@ -65,7 +69,10 @@ async function startRecordOnce(ctx: ITriggerFunctions): Promise<void> {
 			{ workflowId: ctx.getWorkflow().id },
 		);
 	}
-	saveRecord(ctx, data, startRecord(formId, formName, clock.presentMs(Date.now()), newSecret()));
+	const record = startRecord(formId, formName, clock.presentMs(Date.now()), newSecret());
+	// A restart whose static data lost the record (a worker's save): a copy a webhook process
+	// still holds must win over this one (mergeRecords), or what it has not run would count as run.
+	saveRecord(ctx, data, publish ? record : { ...record, startedAt: STAND_IN_STARTED_AT });
 }
 
 /** Runs one check at a time, and checks again at once while the last one had more. */
