@@ -45,7 +45,7 @@ import {
  * Replay one with CATCH_UP_SEED=<seed> npx jest catchUp.twoProcesses.
  */
 
-const CASES = caseCount({ fast: 300, all: 3000 });
+const CASES = caseCount({ fast: 300, all: 1000 });
 const PROCESSES = 2;
 /** Queue mode at its worst: workers saving, long listings, slow saves. */
 const ADVERSE: Layout = { workerSaves: 0.3, checkMs: 45_000, saveMs: 1500 };
