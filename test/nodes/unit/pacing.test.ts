@@ -286,14 +286,24 @@ describe('SlidingWindowPacer with its lead (the quickest warm round trip)', () =
 
 	/**
 	 * When they do not (a busy n8n holds requests before they leave for a while, then not),
-	 * Fillout may refuse requests the lead started early, and no other: every refused
-	 * request started before the first refusal came back. Seeded spells of round trips,
-	 * each with its own length and share of the way there, any number in flight.
+	 * Fillout may refuse requests the lead started early, and no other, in a few rounds (a
+	 * round: the requests started before its first refusal came back). Each round at least
+	 * doubles the margin from 20 ms, up to the quickest round trip, where no lead is left:
+	 * after 1 + ceil(log2(quickest / 20)) rounds at most (a quickest of 1,650 ms: 8). Seeded spells
+	 * of round trips, each with its own length and share of the way there, any number in flight.
 	 */
-	it.each(SEEDS)('seed %i: refusals only before the first one came back', (seed) => {
-		const refusals = sendAgainstWindow(new SlidingWindowPacer(), tripsInSpells(prng(seed)));
-		const firstRefusal = Math.min(...refusals.map((slot) => slot.end!));
-		for (const slot of refusals) expect(slot.start).toBeLessThan(firstRefusal);
+	it.each(SEEDS)('seed %i: refusals only of requests started early, in a few rounds', (seed) => {
+		const pacer = new SlidingWindowPacer();
+		const refusals = sendAgainstWindow(pacer, tripsInSpells(prng(seed)));
+		for (const slot of refusals) expect(slot.early).toBe(true);
+		let roundEnd = -Infinity;
+		let rounds = 0;
+		for (const slot of [...refusals].sort((a, b) => a.end! - b.end!)) {
+			if (slot.start < roundEnd) continue;
+			rounds++;
+			roundEnd = slot.end!;
+		}
+		expect(rounds).toBeLessThanOrEqual(8);
 	});
 
 	it('the spells do overfill windows with the lead (22 of the 40 seeds): the seeds above see refusals', () => {
@@ -310,12 +320,16 @@ describe('SlidingWindowPacer with its lead (the quickest warm round trip)', () =
 });
 
 /**
- * An hour of requests sent as soon as the pacer allows, against Fillout's 5 per 1,000 ms
- * (any 1,000 ms, stricter than its fixed window), each refusal heard by the pacer and
- * sent again: the refusals, and the pace against the floor (5 accepted a second).
+ * Requests sent as soon as the pacer allows, against Fillout's 5 per 1,000 ms (any 1,000 ms,
+ * stricter than its fixed window), each refusal heard by the pacer and sent again, for
+ * `untilMs` or until `pages` are accepted: the refusals, and the pace against the floor (5
+ * accepted a second) over the whole and after the last refusal.
  */
-function sendForAnHour(pacer: SlidingWindowPacer, nextTrip: () => Trip) {
-	const HOUR = 3_600_000;
+function sendFor(
+	pacer: SlidingWindowPacer,
+	nextTrip: () => Trip,
+	{ untilMs = Infinity, pages = Infinity }: { untilMs?: number; pages?: number },
+) {
 	const accepted: number[] = [];
 	const pending: Array<{ at: number; allowed?: boolean }> = [];
 	const inFlight: Array<{
@@ -325,6 +339,7 @@ function sendForAnHour(pacer: SlidingWindowPacer, nextTrip: () => Trip) {
 	}> = [];
 	const refusals: PacerSlot[] = [];
 	let acceptedCount = 0;
+	let lastRefusal = { at: 0, acceptedCount: 0 };
 	const judgeUntil = (until: number) => {
 		pending.sort((a, b) => a.at - b.at);
 		while (pending.length && pending[0].at <= until) {
@@ -338,7 +353,7 @@ function sendForAnHour(pacer: SlidingWindowPacer, nextTrip: () => Trip) {
 		}
 	};
 	let now = 0;
-	while (now < HOUR) {
+	while (now < untilMs && acceptedCount < pages) {
 		const at = pacer.earliestStart(now);
 		inFlight.sort((a, b) => a.end - b.end);
 		const due = inFlight[0];
@@ -347,7 +362,10 @@ function sendForAnHour(pacer: SlidingWindowPacer, nextTrip: () => Trip) {
 			now = due.end;
 			judgeUntil(due.count.at);
 			pacer.finish(due.slot, due.end, true);
-			if (!due.count.allowed && pacer.refusedForWindow(due.slot)) refusals.push(due.slot);
+			if (!due.count.allowed && pacer.refusedForWindow(due.slot)) {
+				refusals.push(due.slot);
+				lastRefusal = { at: now, acceptedCount };
+			}
 			continue;
 		}
 		now = at!;
@@ -357,8 +375,17 @@ function sendForAnHour(pacer: SlidingWindowPacer, nextTrip: () => Trip) {
 		pending.push(count);
 		inFlight.push({ slot, count, end: now + tripMs });
 	}
-	return { refusals, overFloor: now / ((acceptedCount / 5) * 1000) };
+	const overFloor = (from: { at: number; acceptedCount: number }) =>
+		(now - from.at) / (((acceptedCount - from.acceptedCount) / 5) * 1000);
+	return {
+		refusals,
+		overFloor: overFloor({ at: 0, acceptedCount: 0 }),
+		overFloorAfterRefusals: overFloor(lastRefusal),
+	};
 }
+
+const sendForAnHour = (pacer: SlidingWindowPacer, nextTrip: () => Trip) =>
+	sendFor(pacer, nextTrip, { untilMs: 3_600_000 });
 
 /**
  * The sandbox at 300 ms (counted after the latency, on the way there) with 0–40 ms of
@@ -404,6 +431,49 @@ describe('SlidingWindowPacer for an hour at 300 ms, jittery or busy: a refusal c
 			}
 			// A busy machine does overfill windows (1 to 4 refusals a seed): the recovery is exercised.
 			if (busy) expect(refused).toBeGreaterThan(0);
+		},
+	);
+});
+
+/**
+ * n8n warming up on a busy machine, as the harness showed it against a sandbox in its own
+ * process with one core kept busy (issue 32, point 9): the first warm round trips take up
+ * to twice the later quickest, held at both ends, and later the event loop holds a request
+ * before it leaves or an answer before it is read, in spells that come and go. The sandbox
+ * at 300 ms with `jitterMs` of jitter on the way there.
+ */
+function tripsWarmingUp(random: () => number, jitterMs: number): () => Trip {
+	let sent = 0;
+	let spell = { left: 0, heldMs: 0 };
+	return () => {
+		if (spell.left-- <= 0) {
+			spell = { left: 2 + Math.floor(random() * 12), heldMs: random() < 0.3 ? random() * 150 : 0 };
+		}
+		const warmingMs = 400 * Math.max(0, 1 - sent++ / 20) * (0.5 + 0.5 * random());
+		const share = random();
+		const held = () => (random() < 0.5 ? random() * spell.heldMs : 0);
+		const there = 300 + random() * jitterMs + warmingMs * share + held();
+		const back = 2 + random() * 3 + warmingMs * (1 - share) + held();
+		return { tripMs: there + back, there: there / (there + back) };
+	};
+}
+
+describe('SlidingWindowPacer reading 10,000 submissions at 300 ms while n8n warms up on a busy machine', () => {
+	it.each([0, 40])(
+		'%i ms of jitter: the refusals cost a while, not the rest of the read',
+		(jitterMs) => {
+			const reads = SEEDS.slice(0, 20).map((seed) =>
+				sendFor(new SlidingWindowPacer(), tripsWarmingUp(prng(seed), jitterMs), { pages: 68 }),
+			);
+			for (const { refusals, overFloor, overFloorAfterRefusals } of reads) {
+				expect(refusals.length).toBeLessThanOrEqual(5);
+				// With the margin widened to the spread of recent round trips (median less quickest):
+				// up to 1.21 × (1.23 × jittery) after the last refusal, as over the whole read.
+				expect(overFloorAfterRefusals).toBeLessThanOrEqual(1.17);
+				expect(overFloor).toBeLessThanOrEqual(1.2);
+			}
+			// The warming up does overfill windows: the recovery is exercised.
+			expect(reads.filter(({ refusals }) => refusals.length > 0).length).toBeGreaterThan(10);
 		},
 	);
 });
