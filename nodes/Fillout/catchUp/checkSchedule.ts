@@ -40,8 +40,11 @@ export async function startCatchUp(ctx: ITriggerFunctions): Promise<ITriggerResp
 	return { closeFunction: async () => checks.stop() };
 }
 
-/** A second of the minute per trigger, so that triggers do not all check at once. */
-function secondOf(text: string): number {
+/**
+ * A second of the minute per trigger, so that triggers do not all check at once
+ * (exported for the end-to-end tests, which pick node ids to place their checks).
+ */
+export function secondOf(text: string): number {
 	let hash = 0;
 	for (const char of text) hash = (hash * 31 + char.charCodeAt(0)) % 60;
 	return hash;
