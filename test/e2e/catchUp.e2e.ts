@@ -36,8 +36,10 @@ const runs: Record<string, Promise<unknown>> = {};
 let made: Made = [];
 let backAt = 0;
 const figures: Record<string, number> = {};
+let originAt = 0;
 
 beforeAll(async () => {
+	originAt = Date.now();
 	e2e = await connectE2e();
 	sampler = new ListSampler(e2e.sandbox);
 	context = { n8n: () => e2e.n8n, sandbox: e2e.sandbox, sampler, labels: {} };
@@ -53,8 +55,9 @@ afterAll(async () => {
 		if (scenario === undefined) continue;
 		await e2e.n8n.deactivateWorkflow(scenario.fixture.workflowId).catch(() => undefined);
 	}
+	const timelines = [downtime, ...all].map((scenario) => scenario?.timeline(originAt));
 	process.stderr.write(
-		`\n[catch-up figures, n8n ${e2e.state.n8n.install.version}] ${JSON.stringify(figures)}\n`,
+		`\n[catch-up figures, n8n ${e2e.state.n8n.install.version}] ${JSON.stringify(figures)}\n${timelines.join('\n')}\n`,
 	);
 });
 
@@ -64,6 +67,7 @@ it('downtime, before the start: published, one submission delivered and run at o
 	// its mark, or it runs again after the start.
 	await downtime.expectInstant('Before Downtime');
 	const deliveredAt = Date.now();
+	downtime.note('stopping n8n');
 	// Made newest first, so that the order of the run is Fillout's, not the order of submitting.
 	await restartSharedN8n(e2e, {
 		whileDown: async () => {
@@ -73,6 +77,7 @@ it('downtime, before the start: published, one submission delivered and run at o
 		},
 	});
 	backAt = Date.now();
+	downtime.note('n8n back');
 	for (const { statusCodes } of made) expect(statusCodes).toEqual([undefined]);
 }, 180_000);
 
@@ -89,12 +94,12 @@ describe('after the start, side by side', () => {
 		// Publishing follows in about 2 s: each schedule's second is placed from here.
 		const at = Date.now();
 		[publishing, dropping, unpublishing] = await Promise.all([
-			// Ten seconds after the first check (35 s after publishing).
-			CatchUpScenario.create(context, 'catch-up publish', { checkAt: at + 47_000 }),
+			// A quarter minute after the first check (35 s after publishing) and the delivery.
+			CatchUpScenario.create(context, 'catch-up publish', { checkAt: at + 55_000 }),
 			// Past the grace after the drop, which follows the first check.
-			CatchUpScenario.create(context, 'catch-up drop', { checkAt: at + 75_000 }),
+			CatchUpScenario.create(context, 'catch-up drop', { checkAt: at + 82_000 }),
 			// Soon after publishing again, 75 s after unpublishing.
-			CatchUpScenario.create(context, 'catch-up unpublish', { checkAt: at + 90_000 }),
+			CatchUpScenario.create(context, 'catch-up unpublish', { checkAt: at + 95_000 }),
 		]);
 		all = [publishing, dropping, unpublishing];
 		runs.publish = started(async () => await publishAndCheck());
@@ -150,8 +155,9 @@ async function publishAndCheck(): Promise<number> {
 	// Only trigger() knocks: the first check follows its start by 35 s.
 	const first = await publishing.lists.nextRise(publishedAt, 60_000);
 	figures.publishToFirstCheckS = seconds(first.at - publishedAt);
-	// The schedule's second of the minute may come first; the first check is 35 s after.
-	expect(first.at - publishedAt).toBeLessThan(35_000 + 5_000);
+	// The schedule's second of the minute may come first; the first check is 35 s after,
+	// counted in steps of a second that a loaded n8n stretches (41.7 s at load average 7).
+	expect(first.at - publishedAt).toBeLessThan(35_000 + 10_000);
 	figures.requestsFirstCheck = first.requests;
 	await sleep(3_000);
 	expect(await publishing.runs()).toEqual([]);
@@ -165,8 +171,6 @@ async function idleChecks(publishedAt: number): Promise<void> {
 	const afterAt = Date.now();
 	const first = await publishing.lists.nextRise(afterAt, 75_000);
 	const second = await publishing.lists.nextRise(first.at + 1, 75_000);
-	figures.scheduleSecond = new Date(first.at).getUTCSeconds();
-	figures.scheduleSecondPlanned = publishing.fixture.checkSecond;
 	// A second list request of the same check would follow within a second.
 	await sleep(3_000);
 	expect(publishing.lists.since(afterAt)).toEqual([first, second]);

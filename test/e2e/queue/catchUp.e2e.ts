@@ -47,6 +47,7 @@ let mainBackAt = 0;
 const runs: Record<string, Promise<unknown>> = {};
 const figures: Record<string, number> = {};
 const trace: string[] = [];
+let originAt = 0;
 
 /** The catch-up record in the workflow's saved static data, by label (a trace for failures). */
 async function traceRecord(scenario: CatchUpScenario, when: string): Promise<void> {
@@ -73,6 +74,7 @@ async function traceRecord(scenario: CatchUpScenario, when: string): Promise<voi
 }
 
 beforeAll(async () => {
+	originAt = Date.now();
 	queue = await connectQueue();
 	sampler = new ListSampler(queue.sandbox);
 	context = {
@@ -103,7 +105,10 @@ afterAll(async () => {
 		if (scenario === undefined) continue;
 		await queue.n8n.deactivateWorkflow(scenario.fixture.workflowId).catch(() => undefined);
 	}
+	const scenarios = [publishing, dropping, webhookDown, bothDown, unpublished];
+	const timelines = scenarios.map((scenario) => scenario?.timeline(originAt));
 	process.stderr.write(`\n[queue catch-up figures] ${JSON.stringify(figures)}\n`);
+	process.stderr.write(`${timelines.join('\n')}\n`);
 	process.stderr.write(`[queue catch-up trace]\n${trace.join('\n')}\n`);
 });
 
@@ -136,11 +141,13 @@ async function missWhileStopped(
 	const deliveredAt = Date.now();
 	await traceRecord(scenario, `stopping ${label}`);
 	let made: Made = [];
+	scenario.note(`stopping ${label}`);
 	const backAt = await stopped(roles, async () => {
 		expect(scenario.lists.since(deliveredAt)).toEqual([]);
 		made = await scenario.submit([1_000, 2_000, 3_000], `Down ${label}`);
 		await sleep(2_000);
 	});
+	scenario.note(`${label} back`);
 	for (const { statusCodes } of made) expect(statusCodes).toEqual([undefined]);
 	const oldestFirst = made.map(({ submission }) => submission.submissionId).reverse();
 	scenario.published.push(...oldestFirst);
@@ -184,8 +191,9 @@ function startScenarios(): void {
 		expect(new URL(webhook.url).origin).toBe(new URL(queue.state.webhook.url).origin);
 		const first = await publishing.lists.nextRise(publishedAt, 60_000);
 		figures.publishToFirstCheckS = seconds(first.at - publishedAt);
-		// The schedule's second of the minute may come first; the first check is 35 s after.
-		expect(first.at - publishedAt).toBeLessThan(35_000 + 5_000);
+		// The schedule's second of the minute may come first; the first check is 35 s after,
+		// counted in steps of a second that a loaded n8n stretches (41.7 s at load average 7).
+		expect(first.at - publishedAt).toBeLessThan(35_000 + 10_000);
 		await publishing.expectInstant('Delivered');
 		// Every first check has run before the webhook processor stops.
 		for (const other of others) await other.lists.nextRise(publishedAt, 60_000);

@@ -275,6 +275,9 @@ export class CatchUpScenario {
 	/** When the last delivery ran (a later check must be past the grace to see it). */
 	lastDeliveredAt = 0;
 
+	/** What happened when, for the printed timeline. */
+	private readonly events: Array<{ at: number; what: string }> = [];
+
 	private constructor(
 		private readonly context: ScenarioContext,
 		readonly fixture: CatchUpFixture,
@@ -288,6 +291,18 @@ export class CatchUpScenario {
 	): Promise<CatchUpScenario> {
 		const fixture = await createCatchUpFixture(context.n8n(), context.sandbox, label, options);
 		return new CatchUpScenario(context, fixture, await context.sampler.track(fixture.apiKey));
+	}
+
+	note(what: string): void {
+		this.events.push({ at: Date.now(), what });
+	}
+
+	/** Its steps and its checks (list requests), in seconds after `originMs`, for the figures. */
+	timeline(originMs: number): string {
+		const checks = this.lists.since(0).map(({ at }) => ({ at, what: 'check' }));
+		const steps = [...this.events, ...checks].sort((a, b) => a.at - b.at);
+		const text = steps.map(({ at, what }) => `${seconds(at - originMs)} ${what}`).join(', ');
+		return `${this.fixture.label} (schedule at :${this.fixture.checkSecond}): ${text}`;
 	}
 
 	get n8n(): N8nClient {
@@ -317,6 +332,7 @@ export class CatchUpScenario {
 		const [webhook, ...more] = await this.webhooks(1);
 		expect(more).toEqual([]);
 		this.webhook = webhook;
+		this.note('published');
 		return at;
 	}
 
@@ -325,6 +341,7 @@ export class CatchUpScenario {
 		const at = Date.now();
 		expect((await this.n8n.deactivateWorkflow(this.fixture.workflowId)).active).toBe(false);
 		expect(await this.webhooks()).toEqual([]);
+		this.note('unpublished');
 		return at;
 	}
 
@@ -339,6 +356,7 @@ export class CatchUpScenario {
 		expect(run.submissionIds).toEqual([id]);
 		this.context.onRun?.(run);
 		this.lastDeliveredAt = Date.now();
+		this.note(`${name} ran`);
 	}
 
 	/** The missed ones run in one execution, in this order, within `boundMs` of `fromMs`. */
@@ -349,6 +367,7 @@ export class CatchUpScenario {
 			ids,
 			boundMs + 30_000,
 		);
+		this.note(`${ids.length} missed ran`);
 		expect(seenAt - fromMs).toBeLessThan(boundMs);
 		expect(run).toMatchObject({ mode: 'webhook', status: 'success' });
 		expect(run.submissionIds).toEqual(ids);
@@ -373,6 +392,7 @@ export class CatchUpScenario {
 	async expectDropCaughtUp(): Promise<number> {
 		await this.context.sandbox.dropWebhook(this.webhook!.id);
 		const droppedAt = Date.now();
+		this.note('dropped');
 		const made = await this.submit([1_000, 0], 'Lost');
 		for (const { statusCodes } of made) expect(statusCodes).toEqual([]);
 		const ids = made.map(({ submission }) => submission.submissionId);
