@@ -7,8 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { KNOCK_HEADER } from '../../../nodes/Fillout/catchUp/knock';
-import { secondOf } from '../../../nodes/Fillout/catchUp/checkSchedule';
+import { secondOf } from '../../../nodes/Fillout/catchUp/scheduleSecond';
 import type { N8nClient } from './n8nClient';
 import { createApiKeyCredential } from './credentials';
 import { sleep, waitFor } from './processes';
@@ -24,6 +23,9 @@ export const LIST_ROUTE = 'GET /v1/api/forms/:formId/submissions';
 
 /** The newest seconds a check leaves to the webhook (docs/catch-up.md), plus a margin. */
 export const PAST_GRACE_MS = 31_000;
+
+/** The header that makes a request to the trigger's address a knock (knock.ts). */
+const KNOCK_HEADER = 'x-fillout-trigger-knock';
 
 export interface CatchUpFixture {
 	label: string;
