@@ -14,6 +14,7 @@
  */
 import {
 	CatchUpScenario,
+	connectedOnce,
 	ListSampler,
 	seconds,
 	started,
@@ -40,7 +41,7 @@ let originAt = 0;
 
 beforeAll(async () => {
 	originAt = Date.now();
-	e2e = await connectE2e();
+	e2e = await connectedOnce(connectE2e);
 	sampler = new ListSampler(e2e.sandbox);
 	context = { n8n: () => e2e.n8n, sandbox: e2e.sandbox, sampler, labels: {} };
 	// Its schedule checks half a minute after now: not between the delivery and the stop.

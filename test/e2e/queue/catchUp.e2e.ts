@@ -15,6 +15,7 @@
 import { attachN8n, connectionOf, startN8n } from '../support/n8n';
 import {
 	CatchUpScenario,
+	connectedOnce,
 	ListSampler,
 	seconds,
 	started,
@@ -75,7 +76,7 @@ async function traceRecord(scenario: CatchUpScenario, when: string): Promise<voi
 
 beforeAll(async () => {
 	originAt = Date.now();
-	queue = await connectQueue();
+	queue = await connectedOnce(connectQueue);
 	sampler = new ListSampler(queue.sandbox);
 	context = {
 		n8n: () => queue.n8n,

@@ -245,6 +245,20 @@ export async function submitAt(
 export const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 /**
+ * Connects, once more if the first request fails: on a loaded machine n8n may close the
+ * idle connection the global setup left just as the first request of the file reuses it
+ * ("other side closed").
+ */
+export async function connectedOnce<T>(connect: () => Promise<T>): Promise<T> {
+	try {
+		return await connect();
+	} catch {
+		await sleep(1_000);
+		return await connect();
+	}
+}
+
+/**
  * A promise that a later test awaits: marked handled now, so that a scenario failing
  * before its test runs fails that test, not the process.
  */
