@@ -45,15 +45,14 @@ beforeAll(async () => {
 	sampler = new ListSampler(e2e.sandbox);
 	context = { n8n: () => e2e.n8n, sandbox: e2e.sandbox, sampler, labels: {} };
 	// Its schedule checks half a minute after now: not between the delivery and the stop.
-	downtime = await CatchUpScenario.create(context, 'catch-up downtime', {
-		checkAt: Date.now() + 30_000,
-	});
+	downtime = await CatchUpScenario.create(context, 'catch-up downtime', { checkAfterMs: 30_000 });
 });
 
 afterAll(async () => {
 	await sampler?.stop();
 	for (const scenario of [downtime, ...all]) {
 		if (scenario === undefined) continue;
+		if (scenario.fixture.workflowId === '') continue;
 		await e2e.n8n.deactivateWorkflow(scenario.fixture.workflowId).catch(() => undefined);
 	}
 	const timelines = [downtime, ...all].map((scenario) => scenario?.timeline(originAt));
@@ -92,15 +91,14 @@ describe('after the start, side by side', () => {
 			await downtime.expectRegisteredAgain();
 			await downtime.expectInstant('After Downtime');
 		});
-		// Publishing follows in about 2 s: each schedule's second is placed from here.
-		const at = Date.now();
+		// Each schedule's second is placed after its publish.
 		[publishing, dropping, unpublishing] = await Promise.all([
-			// A quarter minute after the first check (35 s after publishing) and the delivery.
-			CatchUpScenario.create(context, 'catch-up publish', { checkAt: at + 55_000 }),
+			// After the first check (35 s after publishing) and the delivery.
+			CatchUpScenario.create(context, 'catch-up publish', { checkAfterMs: 55_000 }),
 			// Past the grace after the drop, which follows the first check.
-			CatchUpScenario.create(context, 'catch-up drop', { checkAt: at + 82_000 }),
+			CatchUpScenario.create(context, 'catch-up drop', { checkAfterMs: 80_000 }),
 			// Soon after publishing again, 75 s after unpublishing.
-			CatchUpScenario.create(context, 'catch-up unpublish', { checkAt: at + 95_000 }),
+			CatchUpScenario.create(context, 'catch-up unpublish', { checkAfterMs: 95_000 }),
 		]);
 		all = [publishing, dropping, unpublishing];
 		runs.publish = started(async () => await publishAndCheck());
@@ -156,9 +154,12 @@ async function publishAndCheck(): Promise<number> {
 	// Only trigger() knocks: the first check follows its start by 35 s.
 	const first = await publishing.lists.nextRise(publishedAt, 60_000);
 	figures.publishToFirstCheckS = seconds(first.at - publishedAt);
-	// The schedule's second of the minute may come first; the first check is 35 s after,
-	// counted in steps of a second that a loaded n8n stretches (41.7 s at load average 7).
-	expect(first.at - publishedAt).toBeLessThan(35_000 + 10_000);
+	figures.registeredToFirstCheckS = seconds(first.at - publishing.registeredAt);
+	// The schedule's second of the minute may come first; the first check is 35 s after
+	// trigger() starts, just after the webhook's registration (n8n 2.x publishes through an
+	// outbox, later than its answer), counted in steps of a second that a loaded n8n
+	// stretches (42 s measured at load average 14).
+	expect(first.at - publishing.registeredAt).toBeLessThan(35_000 + 10_000);
 	figures.requestsFirstCheck = first.requests;
 	await sleep(3_000);
 	expect(await publishing.runs()).toEqual([]);

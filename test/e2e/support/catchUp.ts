@@ -32,13 +32,14 @@ export interface CatchUpFixture {
 	apiKey: string;
 	credential: CredentialRef;
 	formId: string;
-	workflowId: string;
 	webhookId: string;
+	/** Empty until the workflow is created (just before its first publish). */
+	workflowId: string;
 	/** The second of the minute at which the trigger's schedule checks. */
-	checkSecond: number;
+	checkSecond?: number;
 }
 
-/** A node id whose schedule checks at `second` of each minute (checkSchedule.ts). */
+/** A node id whose schedule checks at `second` of each minute (scheduleSecond.ts). */
 export function nodeIdCheckingAt(second: number): string {
 	for (;;) {
 		const id = randomUUID();
@@ -51,15 +52,11 @@ export function secondOfMinute(atMs: number): number {
 	return Math.floor(atMs / 1000) % 60;
 }
 
-/**
- * A new sandbox account, its key as a credential, a form, and the workflow (1-minute
- * checks). With `checkAt`, the schedule's second is that of the instant `checkAt` (ms).
- */
-export async function createCatchUpFixture(
+/** A new sandbox account, its key as a credential, and a form; no workflow yet. */
+export async function createCatchUpForm(
 	n8n: N8nClient,
 	sandbox: SandboxControl,
 	label: string,
-	options: { checkAt?: number } = {},
 ): Promise<CatchUpFixture> {
 	const unique = `${label} ${Date.now().toString(36)}`;
 	const account = await sandbox.createAccount({ name: unique });
@@ -67,26 +64,29 @@ export async function createCatchUpFixture(
 	const questions = [{ id: 'qName', name: 'Name', type: 'ShortAnswer' }];
 	const form = await sandbox.createForm({ name: unique, accountId: account.id, questions });
 	const webhookId = randomUUID();
+	return { label, apiKey: account.apiKey, credential, formId: form.id, webhookId, workflowId: '' };
+}
+
+/**
+ * The fixture's workflow (1-minute checks). With `checkAt`, the schedule checks at the
+ * second of the minute of that instant (ms): its node id is picked for it.
+ */
+export async function createCatchUpWorkflow(
+	n8n: N8nClient,
+	fixture: CatchUpFixture,
+	checkAt?: number,
+): Promise<void> {
 	const workflow = triggerWorkflow({
-		name: unique,
-		credential,
-		formId: form.id,
-		webhookId,
+		name: `${fixture.label} ${Date.now().toString(36)}`,
+		credential: fixture.credential,
+		formId: fixture.formId,
+		webhookId: fixture.webhookId,
 		parameters: { catchUp: true, catchUpMinutes: 1 },
 	});
 	const trigger = workflow.nodes[0];
-	if (options.checkAt !== undefined) trigger.id = nodeIdCheckingAt(secondOfMinute(options.checkAt));
-	const workflowId = (await n8n.createWorkflow(workflow)).id;
-	const checkSecond = secondOf(String(trigger.id));
-	return {
-		label,
-		apiKey: account.apiKey,
-		credential,
-		formId: form.id,
-		workflowId,
-		webhookId,
-		checkSecond,
-	};
+	if (checkAt !== undefined) trigger.id = nodeIdCheckingAt(secondOfMinute(checkAt));
+	fixture.workflowId = (await n8n.createWorkflow(workflow)).id;
+	fixture.checkSecond = secondOf(String(trigger.id));
 }
 
 /** The list requests the sandbox counted for a key so far. */
@@ -291,6 +291,11 @@ export class CatchUpScenario {
 	/** When the last delivery ran (a later check must be past the grace to see it). */
 	lastDeliveredAt = 0;
 
+	/** When Fillout registered the webhook of the last publish (the sandbox's clock). */
+	registeredAt = 0;
+
+	private checkAfterMs?: number;
+
 	/** What happened when, for the printed timeline. */
 	private readonly events: Array<{ at: number; what: string }> = [];
 
@@ -300,13 +305,20 @@ export class CatchUpScenario {
 		readonly lists: ListRequests,
 	) {}
 
+	/**
+	 * With `checkAfterMs`, the workflow (created at the first publish) checks on its schedule
+	 * at the second of the minute that many ms after that publish.
+	 */
 	static async create(
 		context: ScenarioContext,
 		label: string,
-		options: { checkAt?: number } = {},
+		options: { checkAfterMs?: number } = {},
 	): Promise<CatchUpScenario> {
-		const fixture = await createCatchUpFixture(context.n8n(), context.sandbox, label, options);
-		return new CatchUpScenario(context, fixture, await context.sampler.track(fixture.apiKey));
+		const fixture = await createCatchUpForm(context.n8n(), context.sandbox, label);
+		const lists = await context.sampler.track(fixture.apiKey);
+		const scenario = new CatchUpScenario(context, fixture, lists);
+		scenario.checkAfterMs = options.checkAfterMs;
+		return scenario;
 	}
 
 	note(what: string): void {
@@ -341,24 +353,35 @@ export class CatchUpScenario {
 		return made;
 	}
 
-	/** Publishes: exactly one webhook. Returns when it was asked. */
+	/** Publishes (creating the workflow the first time): exactly one webhook. Returns when. */
 	async publish(): Promise<number> {
+		if (this.fixture.workflowId === '') {
+			const checkAt = this.checkAfterMs === undefined ? undefined : Date.now() + this.checkAfterMs;
+			await createCatchUpWorkflow(this.n8n, this.fixture, checkAt);
+		}
 		const at = Date.now();
 		expect((await this.n8n.activateWorkflow(this.fixture.workflowId)).active).toBe(true);
 		const [webhook, ...more] = await this.webhooks(1);
 		expect(more).toEqual([]);
 		this.webhook = webhook;
+		this.registeredAt = Date.parse(webhook.createdAt);
 		this.note('published');
 		return at;
 	}
 
-	/** Unpublishes: no webhook left at Fillout. Returns when it was asked. */
+	/**
+	 * Unpublishes: no webhook left at Fillout. n8n 2.x tears down a published version after
+	 * answering (its publication outbox), so this waits for the removal. Returns when done.
+	 */
 	async unpublish(): Promise<number> {
-		const at = Date.now();
 		expect((await this.n8n.deactivateWorkflow(this.fixture.workflowId)).active).toBe(false);
-		expect(await this.webhooks()).toEqual([]);
+		await waitFor(async () => (await this.webhooks()).length === 0 || undefined, {
+			timeoutMs: 30_000,
+			intervalMs: 500,
+			description: `no webhook of ${this.fixture.label} at Fillout`,
+		});
 		this.note('unpublished');
-		return at;
+		return Date.now();
 	}
 
 	/** A submission now: delivered at once (200) and run in an execution of its own. */
