@@ -44,8 +44,18 @@ beforeAll(async () => {
 	e2e = await connectedOnce(connectE2e);
 	sampler = new ListSampler(e2e.sandbox);
 	context = { n8n: () => e2e.n8n, sandbox: e2e.sandbox, sampler, labels: {} };
-	// Its schedule checks half a minute after now: not between the delivery and the stop.
-	downtime = await CatchUpScenario.create(context, 'catch-up downtime', { checkAfterMs: 30_000 });
+	// Each schedule's second is placed after its workflow's first publish (mod a minute).
+	[downtime, publishing, dropping, unpublishing] = await Promise.all([
+		// Half a minute after: not between the delivery and the stop.
+		CatchUpScenario.create(context, 'catch-up downtime', { checkAfterMs: 30_000 }),
+		// After the first check (35 s after publishing) and the delivery.
+		CatchUpScenario.create(context, 'catch-up publish', { checkAfterMs: 55_000 }),
+		// Past the grace after the drop, which follows the first check (and at 25 s, before it).
+		CatchUpScenario.create(context, 'catch-up drop', { checkAfterMs: 85_000 }),
+		// Soon after publishing again, 75 s after unpublishing (and at 35 s, unpublished).
+		CatchUpScenario.create(context, 'catch-up unpublish', { checkAfterMs: 95_000 }),
+	]);
+	all = [publishing, dropping, unpublishing];
 });
 
 afterAll(async () => {
@@ -91,26 +101,16 @@ describe('after the start, side by side', () => {
 			await downtime.expectRegisteredAgain();
 			await downtime.expectInstant('After Downtime');
 		});
-		// Each schedule's second is placed after its publish.
-		[publishing, dropping, unpublishing] = await Promise.all([
-			// After the first check (35 s after publishing) and the delivery.
-			CatchUpScenario.create(context, 'catch-up publish', { checkAfterMs: 55_000 }),
-			// Past the grace after the drop, which follows the first check.
-			CatchUpScenario.create(context, 'catch-up drop', { checkAfterMs: 80_000 }),
-			// Soon after publishing again, 75 s after unpublishing.
-			CatchUpScenario.create(context, 'catch-up unpublish', { checkAfterMs: 95_000 }),
-		]);
-		all = [publishing, dropping, unpublishing];
 		runs.publish = started(async () => await publishAndCheck());
 		runs.idle = started(async () => await idleChecks(await (runs.publish as Promise<number>)));
 		runs.drop = started(async () => {
 			const publishedAt = await dropping.publish();
 			// Its first check: from here on only the schedule checks.
-			await dropping.lists.nextRise(publishedAt, 60_000);
+			await dropping.firstCheck(publishedAt);
 			figures.dropToRunS = seconds(await dropping.expectDropCaughtUp());
 		});
 		runs.unpublish = started(async () => await unpublishAndPublishAgain());
-	}, 60_000);
+	});
 
 	it('downtime: the three run within a minute of the start, in one execution, oldest first; the one delivered before does not run again; one new webhook delivers the next at once', async () => {
 		await runs.downtime;

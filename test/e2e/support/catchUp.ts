@@ -398,6 +398,11 @@ export class CatchUpScenario {
 		this.note(`${name} ran`);
 	}
 
+	/** The first check after publishing, 35 s after trigger() starts (a scheduled one before is passed over). */
+	async firstCheck(publishedAt: number): Promise<ListRise> {
+		return await this.lists.nextRise(publishedAt + 30_000, 60_000);
+	}
+
 	/** The missed ones run in one execution, in this order, within `boundMs` of `fromMs`. */
 	async expectCaughtUp(ids: string[], fromMs: number, boundMs: number): Promise<number> {
 		const { run, seenAt } = await waitForRunOf(
