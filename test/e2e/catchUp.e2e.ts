@@ -61,8 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await sampler?.stop();
 	for (const scenario of [downtime, ...all]) {
-		if (scenario === undefined) continue;
-		if (scenario.fixture.workflowId === '') continue;
+		if (scenario === undefined || scenario.fixture.workflowId === '') continue;
 		await e2e.n8n.deactivateWorkflow(scenario.fixture.workflowId).catch(() => undefined);
 	}
 	const timelines = [downtime, ...all].map((scenario) => scenario?.timeline(originAt));
@@ -81,7 +80,7 @@ it('downtime, before the start: published, one submission delivered and run at o
 	// Made newest first, so that the order of the run is Fillout's, not the order of submitting.
 	await restartSharedN8n(e2e, {
 		whileDown: async () => {
-			expect(downtime.lists.since(deliveredAt)).toEqual([]);
+			expect(downtime.lists.since(0)).toEqual([]);
 			// Dated up to 3 s back: still after the publish, or they would rightly never run.
 			await sleep(Math.max(0, deliveredAt + 3_500 - Date.now()));
 			made = await downtime.submit([1_000, 2_000, 3_000], 'Down');
