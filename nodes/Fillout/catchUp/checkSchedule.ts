@@ -11,6 +11,7 @@ import { knock } from './knock';
 import { catchUpSettingsOf } from './parameters';
 import { currentRecord, saveRecord } from './recordAccess';
 import { MIN_CHECK_GAP_MS } from './answerKnock';
+import { secondOf } from './scheduleSecond';
 
 /**
  * The trigger's part in n8n's main process (the leader in queue mode): it starts the
@@ -41,13 +42,6 @@ export async function startCatchUp(ctx: ITriggerFunctions): Promise<ITriggerResp
 	);
 	void checks.runAfter(FIRST_CHECK_AFTER_MS);
 	return { closeFunction: async () => checks.stop() };
-}
-
-/** A second of the minute per trigger, so that triggers do not all check at once. */
-function secondOf(text: string): number {
-	let hash = 0;
-	for (const char of text) hash = (hash * 31 + char.charCodeAt(0)) % 60;
-	return hash;
 }
 
 /** Keeps the record of an earlier start; a publish (or a new form) starts a new one. */
