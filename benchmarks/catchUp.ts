@@ -79,11 +79,11 @@ async function measureIdle(
 	{ account, workflowId }: CatchUpSetup,
 	publishedAt: number,
 ): Promise<IdleFigures> {
-	const sampler = new ListSampler(ctx.control, account.apiKey);
-	await sampler.start();
+	const sampler = new ListSampler(ctx.control);
+	const lists = await sampler.track(account.apiKey);
 	try {
 		ctx.log(`catch-up: published; idle for ${IDLE_MINUTES} minutes after the first check`);
-		await sampler.nextRise(publishedAt, 90_000);
+		await lists.nextRise(publishedAt, 90_000);
 		await sleep(Math.max(2_000, publishedAt + FIRST_CHECK_MS - Date.now()));
 		const before = await keyStats(ctx, account.apiKey);
 		const fromAt = Date.now();
@@ -96,7 +96,7 @@ async function measureIdle(
 		return idleFigures({
 			listRequests: list,
 			requests: after.total - before.total,
-			checks: sampler.since(fromAt).filter((rise) => rise.at <= toAt).length,
+			checks: lists.since(fromAt).filter((rise) => rise.at <= toAt).length,
 			minutes: (toAt - fromAt) / 60_000,
 			intervalMinutes: INTERVAL_MINUTES,
 		});
@@ -168,8 +168,8 @@ async function measureBacklog(
 	ctx.log('catch-up: n8n is back; waiting for the catch-up');
 	const trace = new RssTrace(n8n.pid, 50);
 	trace.start();
-	const lists = new ListSampler(ctx.control, apiKey);
-	await lists.start();
+	const sampler = new ListSampler(ctx.control);
+	const lists = await sampler.track(apiKey);
 	const notes: string[] = [];
 	const deadline = backAtMs + BACKLOG_TIMEOUT_MS;
 	let runs: CatchUpRun[] = [];
@@ -186,7 +186,7 @@ async function measureBacklog(
 		figures = backlogFigures(expected, runs);
 		if (figures.completedAtMs !== undefined || Date.now() >= deadline) break;
 	}
-	await lists.stop();
+	await sampler.stop();
 	const stats = await ctx.control.stats();
 	const key = statsOfKey(stats, apiKey);
 	const firstRequestAtMs = stats.byKey[apiKey]?.firstAt;
@@ -202,8 +202,12 @@ async function measureBacklog(
 	const listRequestsToComplete =
 		done === undefined
 			? undefined
-			: lists.rises.filter((rise) => rise.at <= done).reduce((sum, rise) => sum + rise.requests, 0);
-	if (firstRequestAtMs) notes.push(...timelineNotes(firstRequestAtMs, bursts(lists.rises), runs));
+			: lists
+					.since(0)
+					.filter((rise) => rise.at <= done)
+					.reduce((sum, rise) => sum + rise.requests, 0);
+	if (firstRequestAtMs)
+		notes.push(...timelineNotes(firstRequestAtMs, bursts(lists.since(0)), runs));
 	const nextCheckRequests = await nextCheck(ctx, apiKey, listRequests);
 	// Read again after that check: a submission it ran a second time shows here.
 	figures = backlogFigures(expected, await readRuns(ctx, setup.workflowId));
