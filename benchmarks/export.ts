@@ -9,6 +9,7 @@ import type { CredentialRef, Execution, WorkflowDefinition } from '../test/e2e/s
 import type { BenchContext, BenchRow } from './context';
 import { filloutCredential, headerCredential, type BenchAccount } from './fixtures';
 import { MemorySampler } from './memory';
+import { timelineNote } from './requestTimeline';
 import { requestFloor } from './stats';
 import {
 	measuredRun,
@@ -123,6 +124,14 @@ export async function runExportVariant(ctx: BenchContext, setup: ExportSetup): P
 
 	const { run } = measured;
 	const outcome = await outcomeOf(ctx, measured, setup, LIST_ROUTE, variant.ids);
+	notes.push(
+		await timelineNote(
+			ctx.control,
+			account.apiKey,
+			Date.parse(run.startedAt),
+			Date.parse(run.stoppedAt),
+		),
+	);
 	const ids = outcome.value ?? [];
 	const unique = new Set(ids).size;
 	if (unique !== ids.length) notes.push(`${ids.length - unique} duplicate submissions`);

@@ -35,7 +35,10 @@ export interface LatencySetup extends LatencyCase {
  * export accounts serve every latency (a read changes nothing); each import and each
  * backfill gets its own (an import checks what is stored, a backfill starts once).
  */
-export async function prepareLatency(ctx: BenchContext): Promise<LatencySetup[]> {
+export async function prepareLatency(
+	ctx: BenchContext,
+	cases: LatencyCase[] = LATENCY_CASES,
+): Promise<LatencySetup[]> {
 	const variants = EXPORT_RUNS.map(({ key }) => {
 		const variant = EXPORT_VARIANTS.find((candidate) => candidate.key === key);
 		if (!variant) throw new Error(`no export variant ${key}`);
@@ -45,7 +48,7 @@ export async function prepareLatency(ctx: BenchContext): Promise<LatencySetup[]>
 	const exports = EXPORT_RUNS.map(({ run }, index) => ({ run, setup: exportSetups[index] }));
 	const fillout = IMPORT_VARIANTS.filter((variant) => variant.key === 'fillout');
 	const setups: LatencySetup[] = [];
-	for (const condition of LATENCY_CASES) {
+	for (const condition of cases) {
 		const plain = !condition.jitterMs && !condition.busy;
 		setups.push({
 			...condition,

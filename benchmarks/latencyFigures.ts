@@ -30,6 +30,21 @@ export const LATENCY_CASES: LatencyCase[] = [
 	{ latencyMs: 300, jitterMs: 40, busy: true },
 ];
 
+/**
+ * The cases `--cases` names (`300`, `300+40`, `300busy`, `300+40busy`, comma-separated), each
+ * `repeat` times in a row: several processes under one condition.
+ */
+export function chosenCases(names: string | undefined, repeat: number): LatencyCase[] {
+	const all = names
+		? names.split(',').map((name) => {
+				const match = /^(\d+)(?:\+(\d+))?(busy)?$/.exec(name);
+				if (!match) throw new Error(`--cases: ${name} is not like 300, 300+40, 300busy`);
+				return { latencyMs: Number(match[1]), jitterMs: Number(match[2] ?? 0), busy: !!match[3] };
+			})
+		: LATENCY_CASES;
+	return all.flatMap((condition) => Array.from({ length: repeat }, () => condition));
+}
+
 /** How a row's condition is shown: `300 ms`, `300 ms + 0–40`, `300 ms, busy`. */
 export function caseLabel({ latencyMs, jitterMs = 0, busy = false }: Partial<LatencyCase>): string {
 	return `${latencyMs} ms${jitterMs ? ` + 0–${jitterMs}` : ''}${busy ? ', busy' : ''}`;

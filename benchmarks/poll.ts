@@ -9,6 +9,7 @@ import { pollingTriggerWorkflow, waitFor, type ExecutionSummary } from '../test/
 import type { BenchContext, BenchRow } from './context';
 import { hasEnded } from './measure';
 import { seconds } from './report';
+import { timelineNote } from './requestTimeline';
 import {
 	benchAccount,
 	filloutCredential,
@@ -116,6 +117,7 @@ export async function runBackfill(
 	if (last?.startedAt) {
 		const started = Date.parse(last.startedAt);
 		const stopped = Date.parse(last.stoppedAt as string);
+		notes.push(await timelineNote(ctx.control, apiKey, pollStartedAt, stopped));
 		notes.push(
 			`the last execution started ${seconds(started - publishedAt)} s after the publish request and ran ${seconds(stopped - started)} s (publish → stoppedAt ${seconds(stopped - publishedAt)} s)`,
 		);

@@ -8,6 +8,8 @@
  *   npm run bench                       # everything
  *   npm run bench -- --only latency     # export, import, trigger, poll, latency, catchup, shared-key, files, queue (comma-separated)
  *   npm run bench -- --quick            # smaller sizes, to try the harness
+ *   npm run bench -- --only latency --cases 300+40busy,300busy --repeat 3
+ *                                       # chosen latency cases, each in 3 fresh n8n processes
  *
  * Results also go to .tmp/bench/<date>.json and .tmp/bench/<date>.md.
  */
@@ -31,6 +33,7 @@ import { prepareImport, runImport } from './import';
 import { prepareLatency, runLatency } from './latency';
 import {
 	caseLabel,
+	chosenCases,
 	latencyHeader,
 	latencyTable,
 	SEQUENTIAL_EXPORT_GROWTH_MIB,
@@ -94,10 +97,14 @@ function parseArgs(argv: string[]) {
 	const only = new Set<Scenario>(SCENARIOS);
 	let quick = false;
 	let keep = false;
+	let cases: string | undefined;
+	let repeat = 1;
 	for (let index = 0; index < argv.length; index++) {
 		const arg = argv[index];
 		if (arg === '--quick') quick = true;
 		else if (arg === '--keep') keep = true;
+		else if (arg === '--cases') cases = argv[++index];
+		else if (arg === '--repeat') repeat = Number(argv[++index]);
 		else if (arg === '--only') {
 			const chosen = (argv[++index] ?? '').split(',').filter(Boolean);
 			only.clear();
@@ -107,7 +114,14 @@ function parseArgs(argv: string[]) {
 			}
 		} else throw new Error(`unknown argument ${arg}`);
 	}
-	return { only, sizes: quick ? QUICK : FULL, quick, keep };
+	if (!Number.isInteger(repeat) || repeat < 1) throw new Error('--repeat takes a whole number');
+	return {
+		only,
+		sizes: quick ? QUICK : FULL,
+		quick,
+		keep,
+		latencyCases: chosenCases(cases, repeat),
+	};
 }
 
 async function main(): Promise<void> {
@@ -175,7 +189,9 @@ async function main(): Promise<void> {
 		const importSetups = args.only.has('import') ? await prepareImport(ctx) : [];
 		const triggerSetup = args.only.has('trigger') ? await prepareTrigger(ctx) : undefined;
 		const pollSetup = args.only.has('poll') ? await preparePoll(ctx) : undefined;
-		const latencySetups = args.only.has('latency') ? await prepareLatency(ctx) : [];
+		const latencySetups = args.only.has('latency')
+			? await prepareLatency(ctx, args.latencyCases)
+			: [];
 		const catchUpSetup = args.only.has('catchup') ? await prepareCatchUp(ctx) : undefined;
 
 		const rows: BenchRow[] = [];

@@ -265,6 +265,7 @@ export async function handleApi(
 		const headers = ctx.rateLimiter.peek(key);
 		if (forced.status === 429) {
 			headers['retry-after'] = forced.retryAfter ?? '1';
+			ctx.stats.counted(key, true);
 			ctx.stats.countRateLimited(route, key);
 		}
 		const reply =
@@ -275,6 +276,7 @@ export async function handleApi(
 	}
 
 	const rate = ctx.rateLimiter.take(key);
+	ctx.stats.counted(key, !rate.allowed);
 	if (!rate.allowed) {
 		ctx.stats.countRateLimited(route, key);
 		return { kind: 'reply', reply: json(429, errorBody(429, RATE_LIMIT_MESSAGE), rate.headers) };

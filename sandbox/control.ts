@@ -486,6 +486,11 @@ export const CONTROL_ROUTES: ReadonlyArray<Route<ControlHandler>> = [
 	{ method: 'DELETE', template: '/_sandbox/webhooks/:id', handler: dropWebhook },
 	{ method: 'GET', template: '/_sandbox/stats', handler: (ctx) => json(200, ctx.stats.snapshot()) },
 	{
+		method: 'GET',
+		template: '/_sandbox/stats/timeline',
+		handler: (ctx, { incoming }) => json(200, ctx.stats.timeline(incoming.query.get('key') ?? '')),
+	},
+	{
 		method: 'POST',
 		template: '/_sandbox/stats/reset',
 		handler: (ctx) => (ctx.stats.reset(), json(200, ctx.stats.snapshot())),

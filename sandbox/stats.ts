@@ -21,9 +21,16 @@ const emptyCounters = (): Counters => ({
 	mostAtOnce: 0,
 });
 
+/** When a key's request was counted against its rate limit (ms since the epoch), and whether it was refused. */
+export type Counted = [at: number, refused: 0 | 1];
+
+/** A key's timeline keeps at most this many requests (the oldest go first). */
+const TIMELINE_LIMIT = 20_000;
+
 export class Stats {
 	private all = emptyCounters();
 	private byKey = new Map<string, Counters>();
+	private timelines = new Map<string, Counted[]>();
 
 	/** @param key bearer value, or `ip:<address>` for unauthenticated calls; none for OAuth routes */
 	count(route: string, key?: string): void {
@@ -51,6 +58,18 @@ export class Stats {
 		}
 	}
 
+	/** The request was counted against the key's rate limit now (benchmarks place each in time). */
+	counted(key: string, refused: boolean): void {
+		let timeline = this.timelines.get(key);
+		if (!timeline) this.timelines.set(key, (timeline = []));
+		if (timeline.length >= TIMELINE_LIMIT) timeline.shift();
+		timeline.push([Date.now(), refused ? 1 : 0]);
+	}
+
+	timeline(key: string): Counted[] {
+		return [...(this.timelines.get(key) ?? [])];
+	}
+
 	countRateLimited(route: string, key: string): void {
 		for (const counters of this.targets(key)) {
 			counters.rateLimited++;
@@ -76,5 +95,6 @@ export class Stats {
 		this.all = emptyCounters();
 		this.byKey.clear();
 		this.atOnce.clear();
+		this.timelines.clear();
 	}
 }

@@ -11,7 +11,7 @@ import {
 } from './support';
 
 /** Limits are per bearer value: each test takes its own key, so no test waits for another's window. */
-const KEYS = ['rl-key-1', 'rl-key-2', 'rl-key-3', 'rl-key-4', 'rl-key-5', 'rl-key-6'];
+const KEYS = ['rl-key-1', 'rl-key-2', 'rl-key-3', 'rl-key-4', 'rl-key-5', 'rl-key-6', 'rl-key-7'];
 
 const burst = (n: number, send: () => Promise<HttpResult>) =>
 	Promise.all(Array.from({ length: n }, send));
@@ -111,6 +111,23 @@ describe('with the default limit of 5 per second', () => {
 		await sleep(20);
 		await client(KEYS[5]).get('/forms');
 		expect((await h.control.get('/stats')).body.byKey[KEYS[5]].firstAt).toBe(firstAt);
+	});
+
+	it('places each request of a key in time, refused ones marked, until the stats are reset', async () => {
+		await h.control.post('/stats/reset');
+		const sentAt = Date.now();
+		await burst(6, () => client(KEYS[6]).get('/forms'));
+		await sleep(1050);
+		await client(KEYS[6]).get('/forms');
+		const timeline = (
+			await h.control.get<Array<[number, number]>>(`/stats/timeline?key=${KEYS[6]}`)
+		).body;
+		expect(timeline.map(([, refused]) => refused)).toEqual([0, 0, 0, 0, 0, 1, 0]);
+		expect(timeline[0][0]).toBeGreaterThanOrEqual(sentAt);
+		expect(timeline[6][0] - timeline[5][0]).toBeGreaterThanOrEqual(1000);
+		expect((await h.control.get(`/stats/timeline?key=${KEYS[3]}`)).body).toEqual([]);
+		await h.control.post('/stats/reset');
+		expect((await h.control.get(`/stats/timeline?key=${KEYS[6]}`)).body).toEqual([]);
 	});
 });
 

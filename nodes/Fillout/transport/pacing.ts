@@ -47,10 +47,14 @@ export class SlidingWindowPacer {
 		return this.lead.at(now);
 	}
 
-	/** The latest moment Fillout is taken to have counted it: undefined while in flight. */
+	/**
+	 * The latest moment Fillout is taken to have counted it: undefined while in flight. A
+	 * cold request counts from its answer: it came back alone while the lead was learned
+	 * from warm ones answered together, so the lead may overstate its way back.
+	 */
 	private countedBy(slot: PacerSlot, leadMs: number): number | undefined {
 		if (slot.end === undefined) return undefined;
-		return slot.answered ? Math.max(slot.start, slot.end - leadMs) : slot.end;
+		return slot.answered && slot.warm ? slot.end - leadMs : slot.end;
 	}
 
 	/**

@@ -283,6 +283,11 @@ export class SandboxControl {
 		return await this.call('GET', '/stats');
 	}
 
+	/** When each of the key's requests was counted against its rate limit (ms since the epoch), and whether it was refused (1). */
+	async timeline(key: string): Promise<Array<[number, 0 | 1]>> {
+		return await this.call('GET', `/stats/timeline?key=${encodeURIComponent(key)}`);
+	}
+
 	async resetStats(): Promise<SandboxStats> {
 		return await this.call('POST', '/stats/reset');
 	}

@@ -194,9 +194,10 @@ describe('SlidingWindowPacer with its lead (the quickest warm round trip)', () =
 	it('counts an answered request from its answer less the quickest warm round trip', () => {
 		const pacer = new SlidingWindowPacer();
 		const starts = sequentialStarts(pacer, [40, 60, 40, 40, 40, 90, 40, 40]);
-		// The 1st is cold (no answer before it). From the 2nd on the lead is 60, then 40:
-		// the 6th waits for the 1st, taken as counted at its start (0), and a window.
-		expect(starts).toEqual([0, 40, 100, 140, 180, 1010, 1100, 1140]);
+		// The 1st is cold (no answer before it): counted from its answer (40). From the 2nd on
+		// the lead is 60, then 40: the 6th waits for the 1st's answer and a window; the 7th
+		// for the 2nd (100 - 40), which the 6th's answer (1140) passed.
+		expect(starts).toEqual([0, 40, 100, 140, 180, 1050, 1140, 1180]);
 	});
 
 	it('takes a request started as the first answer came as warm', () => {
@@ -208,17 +209,18 @@ describe('SlidingWindowPacer with its lead (the quickest warm round trip)', () =
 		expect(pacer.earliestStart(2020)).toBe(3020);
 	});
 
-	it('never counts a request from before its start, though it came back quicker than the lead', () => {
+	it('counts a cold request from its answer: it came back alone, the lead from warm ones', () => {
 		const pacer = new SlidingWindowPacer();
 		const [first, second] = [startAt(pacer, 0), startAt(pacer, 0)];
 		pacer.finish(first, 10, true);
 		const warm = startAt(pacer, 10);
 		pacer.finish(second, 20, true);
 		pacer.finish(warm, 60, true);
-		// Lead 50: the two cold ones are counted at their start (0), not at -40 and -30.
+		// Lead 50: the warm one counts from 10; the cold ones from their answers, 10 and 20
+		// (with the lead they would count from their start, 0). Two in flight: three places.
 		startAt(pacer, 60);
 		startAt(pacer, 60);
-		expect(pacer.earliestStart(60)).toBe(1010);
+		expect(pacer.earliestStart(60)).toBe(1020);
 	});
 
 	it('learns no lead from a network failure', () => {
@@ -251,19 +253,29 @@ describe('SlidingWindowPacer with its lead (the quickest warm round trip)', () =
 
 	it('narrows the lead by 20 ms at a refusal it caused, and says whether the lead started that request early', () => {
 		const pacer = new SlidingWindowPacer();
-		expect(sequentialStarts(pacer, Array(6).fill(40))[5]).toBe(1010);
-		// Answers at 80, 120, 160, 200 and 1050: from them, not before 80 + 1010.
-		const early = startAt(pacer, 1050);
-		pacer.finish(early, 1090, true);
+		pacer.finish(startAt(pacer, 0), 40, true);
+		const warm = [0, 1, 2, 3].map(() => startAt(pacer, 40));
+		warm.forEach((slot, index) => pacer.finish(slot, 80 + 10 * index, true));
+		// Lead 40: the warm ones count from 40, 50, 60 and 70; the cold one from its answer, 40.
+		expect(pacer.earliestStart(110)).toBe(1050);
+		const sixth = startAt(pacer, 1050);
+		// With the 6th in flight, four places: the 4th latest counted (40) and a window. Without
+		// the lead, from the answers: not before 80 + 1010, so this one starts early.
+		const early = startAt(pacer, 1060);
+		pacer.finish(sixth, 1095, true);
+		pacer.finish(early, 1100, true);
 		expect(pacer.refusedForWindow(early)).toBe(true);
-		expect(pacer.leadAt(1090)).toBe(20);
-		// The fifth latest answer (120) less the lead of 20, and a window.
-		expect(pacer.earliestStart(1090)).toBe(1110);
+		expect(pacer.leadAt(1100)).toBe(20);
+		expect(pacer.refusedForWindow(sixth)).toBe(false);
 		const onTime = startAt(pacer, 2200);
 		pacer.finish(onTime, 2240, true);
 		expect(pacer.refusedForWindow(onTime)).toBe(false);
 		// A refusal the lead did not cause leaves it alone.
 		expect(pacer.leadAt(2240)).toBeCloseTo(20, 1);
+		const five = [0, 1, 2, 3].map(() => startAt(pacer, 2240));
+		five.forEach((slot, index) => pacer.finish(slot, 2290 + 10 * index, true));
+		// Counted from 2220 (lead 20, not 40), 2270, ...: the 5th latest and a window.
+		expect(pacer.earliestStart(2320)).toBeCloseTo(3230, 0);
 	});
 
 	/**
