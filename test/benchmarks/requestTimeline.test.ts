@@ -2,7 +2,8 @@ import { timelineFigures, timelineLine } from '../../benchmarks/requestTimeline'
 
 describe("a run's requests placed in the sandbox's fixed windows", () => {
 	it('counts windows, the idle time between them, underfilled ones and the time around them', () => {
-		// Window 1 opens at 1,100 (5 requests), window 2 at 2,150 (3, one refused), window 3 at 3,400.
+		// Window 1 opens at 1,100 (5 requests), window 2 at 2,150 (3, one refused), window 3 at
+		// 3,150, a second after window 2 opened.
 		const counted: Array<[number, 0 | 1]> = [
 			[500, 0], // before the run
 			[1100, 0],
@@ -13,7 +14,7 @@ describe("a run's requests placed in the sandbox's fixed windows", () => {
 			[2150, 0],
 			[2300, 1],
 			[3149, 0],
-			[3400, 0],
+			[3150, 0],
 			[9000, 0], // after it
 		];
 		expect(timelineFigures(counted, 1000, 4000, 5)).toEqual({
@@ -21,14 +22,14 @@ describe("a run's requests placed in the sandbox's fixed windows", () => {
 			refused: 1,
 			windows: 3,
 			underfilled: 1,
-			idleMs: 50 + 250,
+			idleMs: 50 + 0,
 			openings: [
 				[100, 5],
 				[1150, 3],
-				[2400, 1],
+				[2150, 1],
 			],
 			beforeMs: 100,
-			afterMs: 600,
+			afterMs: 850,
 		});
 	});
 
