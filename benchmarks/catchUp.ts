@@ -19,7 +19,8 @@ import {
 } from './catchUpFigures';
 import { benchAccount, filloutCredential, statsOfKey, type BenchAccount } from './fixtures';
 import { hasEnded, listAllExecutions, mapConcurrent } from './measure';
-import { bursts, RssTrace, splitRss, timelineNotes } from './catchUpTrace';
+import { bursts, splitRss, timelineNotes } from './catchUpTrace';
+import { MemorySampler } from './memory';
 
 const INTERVAL_MINUTES = 1;
 const IDLE_MINUTES = 4;
@@ -166,8 +167,8 @@ async function measureBacklog(
 	});
 	const backAtMs = Date.now();
 	ctx.log('catch-up: n8n is back; waiting for the catch-up');
-	const trace = new RssTrace(n8n.pid, 50);
-	trace.start();
+	const memorySampler = new MemorySampler(n8n.pid, 50);
+	memorySampler.start();
 	const sampler = new ListSampler(ctx.control);
 	const lists = await sampler.track(apiKey);
 	const notes: string[] = [];
@@ -180,7 +181,7 @@ async function measureBacklog(
 		} catch (error) {
 			notes.push((error as Error).message);
 		}
-		trace.stop();
+		memorySampler.stop();
 		if (read === 1) notes.push('memory: sampled until the first quiet, before the catch-up ended');
 		runs = await readRuns(ctx, setup.workflowId);
 		figures = backlogFigures(expected, runs);
@@ -190,8 +191,9 @@ async function measureBacklog(
 	const stats = await ctx.control.stats();
 	const key = statsOfKey(stats, apiKey);
 	const firstRequestAtMs = stats.byKey[apiKey]?.firstAt;
-	const earliest = trace.samples[0].at + MIN_BASELINE_MS;
-	const memory = splitRss(trace.samples, Math.max(firstRequestAtMs ?? Infinity, earliest));
+	const samples = memorySampler.trace();
+	const earliest = samples[0].at + MIN_BASELINE_MS;
+	const memory = splitRss(samples, Math.max(firstRequestAtMs ?? Infinity, earliest));
 	if (firstRequestAtMs !== undefined && firstRequestAtMs < earliest) {
 		notes.push(
 			`memory: the first request came ${((firstRequestAtMs - backAtMs) / 1000).toFixed(2)} s after n8n answered again (its first check started during its start-up): the baseline is n8n's first ${MIN_BASELINE_MS / 1000} s`,

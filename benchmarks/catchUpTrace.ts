@@ -1,13 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tool: samples on a timer (setInterval) */
 /**
  * What happened over time in a catch-up. n8n's resident memory: the group (main + task
- * runners) and the main process alone, sampled every 50 ms from a few seconds after n8n is
- * back; the baseline is split off afterwards, at the catch-up's first request, so that n8n's
+ * runners) and the main process alone, sampled every 50 ms (memory.ts's MemorySampler)
+ * from a few seconds after n8n is back; the baseline is split off afterwards, at the catch-up's first request, so that n8n's
  * own start-up (a task runner started, then ended when idle) is not counted as growth. And
  * where the wall went: the checks' list requests and the executions.
  */
 import { byStart, type CatchUpRun } from './catchUpFigures';
-import { groupMembers, groupRss } from './memory';
 import { seconds } from './report';
 import { median } from './stats';
 
@@ -23,36 +21,6 @@ export interface RssSplit {
 	group: { baseline?: number; peak?: number; growth?: number };
 	main: { baseline?: number; peak?: number; growth?: number };
 	samples: number;
-}
-
-export class RssTrace {
-	readonly samples: RssSample[] = [];
-	private timer?: ReturnType<typeof setInterval>;
-	private members: number[] = [];
-	private ticks = 0;
-
-	constructor(
-		readonly pgid: number,
-		readonly intervalMs = 50,
-	) {}
-
-	start(): void {
-		this.sample();
-		this.timer = setInterval(() => this.sample(), this.intervalMs);
-	}
-
-	stop(): void {
-		if (this.timer) clearInterval(this.timer);
-		this.timer = undefined;
-		this.sample();
-	}
-
-	private sample(): void {
-		// A task runner can start at any time: the member list is refreshed every 10 samples.
-		if (this.ticks++ % 10 === 0) this.members = groupMembers(this.pgid);
-		const { groupRss: group, mainRss: main } = groupRss(this.pgid, this.members);
-		this.samples.push({ at: Date.now(), group, main });
-	}
 }
 
 /** Baseline = median of the samples before `splitAt`; peak = the largest from it on. */

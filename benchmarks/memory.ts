@@ -109,6 +109,15 @@ export class MemorySampler {
 		this.samples.push(sample);
 	}
 
+	/** Every sample so far, timed in ms since the epoch (catchUpTrace.ts splits them later). */
+	trace(): Array<{ at: number; group: number; main: number }> {
+		return this.samples.map(({ t, groupRss: group, mainRss: main }) => ({
+			at: this.started + t,
+			group,
+			main,
+		}));
+	}
+
 	stop(): MemorySummary {
 		if (this.timer) clearInterval(this.timer);
 		this.timer = undefined;
