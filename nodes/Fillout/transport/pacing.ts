@@ -4,11 +4,11 @@ import { isWindowRefusal, SharedRate, type LimitSignal } from './sharedRate';
 
 /**
  * Client-side pacing for Fillout's limit of 5 requests per second per account
- * (docs/fillout-api.md, "Rate limit"). An answered request counts from its answer less the
- * lead (lead.ts): the quickest warm round trip seen, less a margin each refusal it caused
- * widens for a while. With no lead, from its answer, which holds wherever in the round trip
- * Fillout counts. While in flight, a request holds its place. Why: docs/rate-limits.md,
- * "The pacer".
+ * (docs/fillout-api.md, "Rate limit"). An answered warm request counts from its answer less
+ * the lead (lead.ts): the quickest warm round trip seen, less a margin each refusal it caused
+ * widens for a while. A cold one, and any with no lead, from its answer, which holds wherever
+ * in the round trip Fillout counts. While in flight, a request holds its place. Why:
+ * docs/rate-limits.md, "The pacer".
  */
 export const FILLOUT_REQUESTS_PER_WINDOW = 5;
 export const FILLOUT_WINDOW_MS = 1000;
