@@ -4,6 +4,7 @@
  * open them), the time between windows beyond a second, and what came before the first
  * request and after the last. Notes only: the table's figures come from n8n's record.
  */
+import type { Counted } from '../sandbox/stats';
 import type { SandboxControl } from '../test/e2e/support';
 
 const WINDOW_MS = 1000;
@@ -25,7 +26,7 @@ export interface TimelineFigures {
 
 /** The figures of the requests counted between `fromMs` and `toMs` (ms since the epoch). */
 export function timelineFigures(
-	counted: Array<[number, 0 | 1]>,
+	counted: Counted[],
 	fromMs: number,
 	toMs: number,
 	limit: number,

@@ -1,6 +1,7 @@
 import type { BenchRow } from '../../benchmarks/context';
 import {
 	caseLabel,
+	chosenCases,
 	floorMs,
 	LATENCY_CASES,
 	judgeLatencyRow,
@@ -224,5 +225,24 @@ describe('the jittered and busy cases (issue 32)', () => {
 		const line = latencyTable([jittered]).split('\n')[2];
 		expect(line).toMatch(/^\| 300 ms \+ 0–40, busy \| export: Fillout/);
 		expect(line).toMatch(/\| 15\.00 +\| 13\.40 +\| 1\.12 +\| ≤ 1\.15 \| met /);
+	});
+});
+
+describe('--cases and --repeat', () => {
+	it('reads each named case and repeats each in a row', () => {
+		expect(chosenCases('300+40busy,80', 2)).toEqual([
+			{ latencyMs: 300, jitterMs: 40, busy: true },
+			{ latencyMs: 300, jitterMs: 40, busy: true },
+			{ latencyMs: 80, jitterMs: 0, busy: false },
+			{ latencyMs: 80, jitterMs: 0, busy: false },
+		]);
+		expect(chosenCases('300busy', 1)).toEqual([{ latencyMs: 300, jitterMs: 0, busy: true }]);
+	});
+
+	it('takes every case once without --cases, and refuses a name it cannot read', () => {
+		expect(chosenCases(undefined, 1)).toEqual(LATENCY_CASES);
+		expect(() => chosenCases('300ms', 1)).toThrow(
+			'--cases: 300ms is not like 300, 300+40, 300busy',
+		);
 	});
 });

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import type { Counted } from '../../../sandbox/stats';
 import { http, httpOk, type Json } from '../../support/http';
 import { REPO_ROOT } from './paths';
 import type { StopOptions } from './processes';
@@ -284,7 +285,7 @@ export class SandboxControl {
 	}
 
 	/** When each of the key's requests was counted against its rate limit (ms since the epoch), and whether it was refused (1). */
-	async timeline(key: string): Promise<Array<[number, 0 | 1]>> {
+	async timeline(key: string): Promise<Counted[]> {
 		return await this.call('GET', `/stats/timeline?key=${encodeURIComponent(key)}`);
 	}
 
