@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -61,7 +62,15 @@ export function credentialTypeOf(ctx: FilloutContext): FilloutCredentialType {
 /** Where the API lives for this node's credential: region, custom Base URL, or OAuth2 `base_url`. */
 export async function resolveApiRoot(ctx: FilloutContext): Promise<string> {
 	const credentialType = credentialTypeOf(ctx);
-	const credentials = await ctx.getCredentials(credentialType);
+	return apiRootOf(ctx, credentialType, await ctx.getCredentials(credentialType));
+}
+
+/** `resolveApiRoot` for a credential already read. */
+export function apiRootOf(
+	ctx: FilloutContext,
+	credentialType: FilloutCredentialType,
+	credentials: ICredentialDataDecryptedObject,
+): string {
 	if (credentialType === 'filloutFormsOAuth2Api') {
 		const tokenData = credentials.oauthTokenData as IDataObject | undefined;
 		const root = normalizeApiRoot(tokenData?.base_url);

@@ -1,9 +1,14 @@
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { filloutError } from '../shared/nodeErrors';
 import type { FormMetadata } from '../shared/interfaces';
 import type { FilloutContext, FilloutCredentialType } from './apiRoot';
-import { credentialTypeOf, resolveApiRoot } from './apiRoot';
+import { apiRootOf, credentialTypeOf } from './apiRoot';
 import { pause, type Stop } from './deadline';
 import type { FailureContext, ServiceFailure } from './errorMessages';
 import type { PacerSlot, Pacing } from './pacing';
@@ -71,25 +76,34 @@ function headerValue(headers: Record<string, unknown>, name: string): string | u
 	return value === undefined || value === null ? undefined : String(value);
 }
 
-/** Where one request goes and whose pacing it shares. */
+/** Where one request goes, with which credential, and whose pacing it shares. */
 interface Target {
 	credentialType: FilloutCredentialType;
+	/** Read before the request's turn, and handed to n8n's helper with it. */
+	credential: ICredentialsDecrypted;
 	apiRoot: string;
 	pacing: Pacing;
 }
 
+/**
+ * The credential is read here, once, and not again by n8n once the request has its turn:
+ * a read takes n8n 2.41 up to half a second in a poll, which would hold a request that
+ * already counts at the pacer (docs/rate-limits.md, "Reading the credential").
+ */
 async function targetOf(ctx: FilloutContext): Promise<Target> {
 	const credentialType = credentialTypeOf(ctx);
-	const apiRoot = await resolveApiRoot(ctx);
-	const credential = ctx.getNode().credentials?.[credentialType];
-	const key = `${credentialType}\n${credential?.id ?? credential?.name ?? ''}\n${apiRoot}`;
-	return { credentialType, apiRoot, pacing: pacingFor(key) };
+	const data = await ctx.getCredentials(credentialType);
+	const apiRoot = apiRootOf(ctx, credentialType, data);
+	const { id, name } = ctx.getNode().credentials?.[credentialType] ?? {};
+	const key = `${credentialType}\n${id ?? name ?? ''}\n${apiRoot}`;
+	const credential = { id: id ?? '', name: name ?? '', type: credentialType, data };
+	return { credentialType, credential, apiRoot, pacing: pacingFor(key) };
 }
 
 /** One attempt, once the pacer gave it a start: the body, or how it failed. */
 async function attempt<T>(
 	ctx: FilloutContext,
-	{ credentialType, apiRoot, pacing }: Target,
+	{ credentialType, credential, apiRoot, pacing }: Target,
 	request: FilloutRequest,
 	slot: PacerSlot,
 ): Promise<{ ok: true; body: T } | { ok: false; failure: ServiceFailure }> {
@@ -107,7 +121,10 @@ async function attempt<T>(
 		const response = (await finishedWith(
 			pacing.pacer,
 			slot,
-			ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, options),
+			ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, options, {
+				// A copy: n8n may add what a credential's pre-authentication fetches to it.
+				credentialsDecrypted: { ...credential, data: { ...credential.data } },
+			}),
 		)) as FullResponse;
 		const header = (name: string) => headerValue(response.headers ?? {}, name);
 		observeAnswer(pacing, slot, readLimitSignal(header, response.statusCode), performance.now());
