@@ -50,12 +50,18 @@ export interface HarnessBaseOptions {
 	credentialTypes?: ICredentialType[];
 	/** Bring your own helper, e.g. to inspect `writes` or keep refreshed token data. */
 	credentialsHelper?: HarnessCredentialsHelper;
+	/** The saved credentials' id (default `<type>-id`): to n8n, two ids are two credentials. */
+	credentialId?: string;
 }
 
 /** `{ [type]: { id, name } }` for each credential type, as a saved node carries them. */
-export function nodeCredentialsFor(types: Iterable<string>): NonNullable<INode['credentials']> {
+export function nodeCredentialsFor(
+	types: Iterable<string>,
+	id?: string,
+): NonNullable<INode['credentials']> {
 	const credentials: NonNullable<INode['credentials']> = {};
-	for (const type of types) credentials[type] = { id: `${type}-id`, name: `${type} (harness)` };
+	for (const type of types)
+		credentials[type] = { id: id ?? `${type}-id`, name: `${type} (harness)` };
 	return credentials;
 }
 
@@ -104,7 +110,7 @@ export function nodeUnderTest(
 		typeVersion,
 		position: [0, 0],
 		parameters: deepCopy(options.parameters ?? {}),
-		credentials: nodeCredentialsFor(Object.keys(options.credentials ?? {})),
+		credentials: nodeCredentialsFor(Object.keys(options.credentials ?? {}), options.credentialId),
 		...(defaults.webhookId === undefined ? {} : { webhookId: defaults.webhookId }),
 	};
 	return { nodeTypes, nodeType, node };

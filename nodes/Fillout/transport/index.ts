@@ -122,8 +122,7 @@ async function attempt<T>(
 			pacing.pacer,
 			slot,
 			ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, options, {
-				// A copy: n8n may add what a credential's pre-authentication fetches to it.
-				credentialsDecrypted: { ...credential, data: { ...credential.data } },
+				credentialsDecrypted: credential,
 			}),
 		)) as FullResponse;
 		const header = (name: string) => headerValue(response.headers ?? {}, name);

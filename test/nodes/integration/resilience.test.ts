@@ -1,5 +1,6 @@
 import { closedPortUrl } from '../../harness';
 import {
+	apiKeyCredentials,
 	clearFaults,
 	concurrentExports,
 	control,
@@ -267,5 +268,39 @@ describe('Pacing: 5 requests per second per credential, shared by concurrent exe
 		// 15 requests at 5 per second: two full waits.
 		expect(elapsed).toBeGreaterThanOrEqual(2000);
 		expect(elapsed).toBeLessThan(10_000);
+	});
+
+	it('two credentials on one API root are paced apart: each has its own 5 per second', async () => {
+		const big = (await newForm(sandbox())).id;
+		await generate(sandbox(), big, { count: 3000 });
+		await resetStats(sandbox());
+		const parameters = {
+			resource: 'submission',
+			operation: 'getMany',
+			form: formById(big),
+			returnAll: true,
+		};
+		const keys = [sandbox().demo.apiKey, DIRECT_KEY];
+		const runs = await Promise.all(
+			keys.map(
+				async (apiKey) =>
+					await runFillout(sandbox(), parameters, {
+						credentials: apiKeyCredentials(sandbox(), apiKey),
+						credentialId: `credential of ${apiKey}`,
+					}),
+			),
+		);
+		expect(runs.map((run) => run.items.length)).toEqual([3000, 3000]);
+		const counted: number[] = [];
+		for (const key of keys) {
+			const timeline = await control(sandbox(), 'GET', `/stats/timeline?key=${key}`);
+			counted.push(...(timeline as Array<[number, number]>).map(([at]) => at));
+		}
+		// Paced as one credential, no second holds more than 5 of both keys' requests (6 if
+		// the lead misjudges once); apart, each key reads for some 4 s at 5 a second, together.
+		const busiestSecond = Math.max(
+			...counted.map((from) => counted.filter((at) => at >= from && at < from + 1000).length),
+		);
+		expect(busiestSecond).toBeGreaterThanOrEqual(7);
 	});
 });
