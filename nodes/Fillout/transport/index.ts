@@ -87,8 +87,8 @@ interface Target {
 
 /**
  * The credential is read here, once, and not again by n8n once the request has its turn:
- * in a poll on a busy machine a read took n8n 2.41 up to half a second, which held a request that
- * already counts at the pacer (docs/rate-limits.md, "Reading the credential").
+ * in a poll on a busy machine a read took n8n 2.41 up to half a second, which held a
+ * request that already counted at the pacer (docs/rate-limits.md, "Reading the credential").
  */
 async function targetOf(ctx: FilloutContext): Promise<Target> {
 	const credentialType = credentialTypeOf(ctx);
