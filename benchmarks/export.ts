@@ -92,12 +92,16 @@ export async function prepareExport(
 }
 
 /**
- * One variant: n8n restarted (a fresh process), a warm-up run on a small form of
+ * One variant: n8n restarted (a fresh process; `settleMs` later), a warm-up run on a small form of
  * another account (loads the node's code, warms the database), a baseline of the
  * process group's memory, then the measured run, sampled every 50 ms until n8n
  * reports the execution ended.
  */
-export async function runExportVariant(ctx: BenchContext, setup: ExportSetup): Promise<BenchRow> {
+export async function runExportVariant(
+	ctx: BenchContext,
+	setup: ExportSetup,
+	settleMs = 0,
+): Promise<BenchRow> {
 	const { variant, account } = setup;
 	const expected = ctx.sizes.exportCount;
 	// Each request takes at least the latency the sandbox adds.
@@ -105,6 +109,8 @@ export async function runExportVariant(ctx: BenchContext, setup: ExportSetup): P
 
 	ctx.log(`export ${variant.key}: restarting n8n for a fresh process`);
 	const n8n = await ctx.restartN8n();
+	// A fresh n8n's minor collections are slow for about its first minute (BENCHMARKS.md).
+	if (settleMs > 0) await sleep(settleMs);
 	const notes = await warmUp(
 		ctx,
 		variant.build(`bench export ${variant.key} warm-up`, setup.warmAccount, setup.warmCredential),

@@ -49,7 +49,7 @@ export async function prepareLatency(
 	const fillout = IMPORT_VARIANTS.filter((variant) => variant.key === 'fillout');
 	const setups: LatencySetup[] = [];
 	for (const condition of cases) {
-		const plain = !condition.jitterMs && !condition.busy;
+		const plain = !condition.jitterMs && !condition.busy && !condition.settleMs;
 		setups.push({
 			...condition,
 			// The HTTP Request node is the reference at each plain latency only.
@@ -90,12 +90,12 @@ export async function runLatency(
 ): Promise<LatencyRow[]> {
 	const rows: LatencyRow[] = [];
 	try {
-		for (const { latencyMs, jitterMs, busy, exports, imports, poll } of setups) {
+		for (const { latencyMs, jitterMs, busy, settleMs, exports, imports, poll } of setups) {
 			await ctx.control.setFaults({ latencyMs, latencyJitterMs: jitterMs });
 			const at: BenchContext = { ...ctx, latencyMs };
-			const row = { latencyMs, jitterMs, busy };
+			const row = { latencyMs, jitterMs, busy, settleMs };
 			for (const { run, setup } of exports) {
-				const result = await whileBusy(busy, () => runExportVariant(at, setup));
+				const result = await whileBusy(busy, () => runExportVariant(at, setup, settleMs));
 				rows.push({ ...row, run, result });
 			}
 			for (const setup of imports) {

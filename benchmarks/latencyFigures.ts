@@ -20,6 +20,8 @@ export interface LatencyCase {
 	latencyMs: number;
 	jitterMs: number;
 	busy: boolean;
+	/** The export waits this long after n8n's restart (`300@60s`): its first minute is slower. */
+	settleMs?: number;
 }
 
 /** Each latency as it is, then 300 ms jittered, on a busy machine, and both. */
@@ -31,23 +33,35 @@ export const LATENCY_CASES: LatencyCase[] = [
 ];
 
 /**
- * The cases `--cases` names (`300`, `300+40`, `300busy`, `300+40busy`, comma-separated), each
- * `repeat` times in a row: several processes under one condition.
+ * The cases `--cases` names (`300`, `300+40`, `300busy`, `300+40busy`, and any with `@60s`
+ * for an export 60 s after n8n's restart; comma-separated), each `repeat` times in a row:
+ * several processes under one condition.
  */
 export function chosenCases(names: string | undefined, repeat: number): LatencyCase[] {
-	const all = names
-		? names.split(',').map((name) => {
-				const match = /^(\d+)(?:\+(\d+))?(busy)?$/.exec(name);
-				if (!match) throw new Error(`--cases: ${name} is not like 300, 300+40, 300busy`);
-				return { latencyMs: Number(match[1]), jitterMs: Number(match[2] ?? 0), busy: !!match[3] };
-			})
-		: LATENCY_CASES;
+	const all = names ? names.split(',').map(caseNamed) : LATENCY_CASES;
 	return all.flatMap((condition) => Array.from({ length: repeat }, () => condition));
 }
 
-/** How a row's condition is shown: `300 ms`, `300 ms + 0–40`, `300 ms, busy`. */
-export function caseLabel({ latencyMs, jitterMs = 0, busy = false }: Partial<LatencyCase>): string {
-	return `${latencyMs} ms${jitterMs ? ` + 0–${jitterMs}` : ''}${busy ? ', busy' : ''}`;
+function caseNamed(name: string): LatencyCase {
+	const match = /^(\d+)(?:\+(\d+))?(busy)?(?:@(\d+)s)?$/.exec(name);
+	if (!match) throw new Error(`--cases: ${name} is not like 300, 300+40, 300busy, 300@60s`);
+	const condition = {
+		latencyMs: Number(match[1]),
+		jitterMs: Number(match[2] ?? 0),
+		busy: !!match[3],
+	};
+	return match[4] ? { ...condition, settleMs: Number(match[4]) * 1000 } : condition;
+}
+
+/** How a row's condition is shown: `300 ms`, `300 ms + 0–40`, `300 ms, busy, n8n up 60 s`. */
+export function caseLabel({
+	latencyMs,
+	jitterMs = 0,
+	busy = false,
+	settleMs = 0,
+}: Partial<LatencyCase>): string {
+	const up = settleMs ? `, n8n up ${settleMs / 1000} s` : '';
+	return `${latencyMs} ms${jitterMs ? ` + 0–${jitterMs}` : ''}${busy ? ', busy' : ''}${up}`;
 }
 
 export type LatencyRun = 'export' | 'backfill' | 'import' | 'http-export';
@@ -114,6 +128,8 @@ export interface LatencyRow {
 	jitterMs?: number;
 	/** One core was kept busy by a spinner process during the row. */
 	busy?: boolean;
+	/** The case's export waited this long after n8n's restart. */
+	settleMs?: number;
 	run: LatencyRun;
 	/** The figures measured (items, wall, requests, 429s, memory). */
 	result: BenchRow;

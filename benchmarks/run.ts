@@ -10,6 +10,8 @@
  *   npm run bench -- --quick            # smaller sizes, to try the harness
  *   npm run bench -- --only latency --cases 300+40busy,300busy --repeat 3
  *                                       # chosen latency cases, each in 3 fresh n8n processes
+ *   npm run bench -- --only latency --cases 300+40busy,300+40busy@60s
+ *                                       # the second case's export once n8n has been up 60 s
  *
  * Results also go to .tmp/bench/<date>.json and .tmp/bench/<date>.md.
  */

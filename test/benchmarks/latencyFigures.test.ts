@@ -239,10 +239,19 @@ describe('--cases and --repeat', () => {
 		expect(chosenCases('300busy', 1)).toEqual([{ latencyMs: 300, jitterMs: 0, busy: true }]);
 	});
 
+	it('reads an export that waits after n8n restarts, and labels its rows by it', () => {
+		const [settled] = chosenCases('300+40busy@60s', 1);
+		expect(settled).toEqual({ latencyMs: 300, jitterMs: 40, busy: true, settleMs: 60_000 });
+		expect(caseLabel(settled)).toBe('300 ms + 0–40, busy, n8n up 60 s');
+		expect(chosenCases('80@5s', 1)).toEqual([
+			{ latencyMs: 80, jitterMs: 0, busy: false, settleMs: 5_000 },
+		]);
+	});
+
 	it('takes every case once without --cases, and refuses a name it cannot read', () => {
 		expect(chosenCases(undefined, 1)).toEqual(LATENCY_CASES);
 		expect(() => chosenCases('300ms', 1)).toThrow(
-			'--cases: 300ms is not like 300, 300+40, 300busy',
+			'--cases: 300ms is not like 300, 300+40, 300busy, 300@60s',
 		);
 	});
 });
