@@ -92,9 +92,9 @@ export async function prepareExport(
 }
 
 /**
- * One variant: n8n restarted (a fresh process; `settleMs` later), a warm-up run on a small form of
- * another account (loads the node's code, warms the database), a baseline of the
- * process group's memory, then the measured run, sampled every 50 ms until n8n
+ * One variant: n8n restarted (a fresh process), `settleMs` of waiting, a warm-up run on a
+ * small form of another account (loads the node's code, warms the database), a baseline of
+ * the process group's memory, then the measured run, sampled every 50 ms until n8n
  * reports the execution ended.
  */
 export async function runExportVariant(

@@ -20,7 +20,10 @@ export interface LatencyCase {
 	latencyMs: number;
 	jitterMs: number;
 	busy: boolean;
-	/** The export waits this long after n8n's restart (`300@60s`): its first minute is slower. */
+	/**
+	 * The export waits this long after n8n's restart (`300@60s`): n8n's first minute
+	 * collects garbage slowly (BENCHMARKS.md).
+	 */
 	settleMs?: number;
 }
 
