@@ -6,7 +6,7 @@
  * 300 and 1,000 ms). BENCHMARKS.md says what each measures.
  *
  *   npm run bench                       # everything
- *   npm run bench -- --only latency     # export, import, trigger, poll, latency, catchup, shared-key, files, queue (comma-separated)
+ *   npm run bench -- --only latency     # export, import, trigger, poll, latency, catchup, shared-key, files, queue, read-model (comma-separated)
  *   npm run bench -- --quick            # smaller sizes, to try the harness
  *   npm run bench -- --only latency --cases 300+40busy,300busy --repeat 3
  *                                       # chosen latency cases, each in 3 fresh n8n processes
@@ -55,6 +55,7 @@ import {
 import { queueSection, runQueueBench } from './queueMode';
 import { runSharedKeyBench, sharedKeyTable } from './sharedKey';
 import { modelTable } from './sharedKeyModel';
+import { pacedReadTable } from './pacedReadModel';
 import { prepareTrigger, runTrigger } from './trigger';
 
 const LATENCY_MS = 80;
@@ -82,7 +83,8 @@ type Scenario =
 	| 'catchup'
 	| 'shared-key'
 	| 'files'
-	| 'queue';
+	| 'queue'
+	| 'read-model';
 const SCENARIOS: Scenario[] = [
 	'export',
 	'import',
@@ -93,6 +95,7 @@ const SCENARIOS: Scenario[] = [
 	'shared-key',
 	'files',
 	'queue',
+	'read-model',
 ];
 
 function parseArgs(argv: string[]) {
@@ -138,6 +141,7 @@ async function main(): Promise<void> {
 	if (args.only.has('shared-key')) own.push(await sharedKeySection(args, log));
 	if (queue) own.push(queueSection(queue, args.sizes, args.quick));
 	if (args.only.has('files')) own.push(await filesSection(args, log));
+	if (args.only.has('read-model')) own.push(await pacedReadTable());
 	const ownSections = own.length ? own.join('\n\n') : undefined;
 	const inN8n: Scenario[] = ['export', 'import', 'trigger', 'poll', 'latency', 'catchup'];
 	if (!inN8n.some((scenario) => args.only.has(scenario))) {

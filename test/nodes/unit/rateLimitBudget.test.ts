@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { filloutRequest } from '../../../nodes/Fillout/transport';
+import { transportContext } from './support/transportContext';
 
 /**
  * The transport's retries and deadline under mocked time (jest's fake timers, which also
@@ -31,40 +32,31 @@ function storm(
 ): Storm {
 	const began = performance.now();
 	const attempts: number[] = [];
-	const ctx = {
-		getNode: () => ({
-			name: 'Fillout',
-			type: 'n8n-nodes-fillout-forms.fillout',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-			credentials: { filloutFormsApi: { id: credentialId, name: credentialId } },
-		}),
-		getCredentials: async () => ({ apiKey: 'secret', region: 'us' }),
-		...(signal ? { getExecutionCancelSignal: () => signal } : {}),
-		helpers: {
-			httpRequestWithAuthentication: async () => {
-				if (signal?.aborted) throw cancelledError();
-				attempts.push(performance.now() - began);
-				if (attempts.length <= refusals) {
-					return {
-						statusCode: 429,
-						headers: {
-							'retry-after': retryAfter,
-							'ratelimit-limit': '5',
-							'ratelimit-remaining': '0',
-						},
-						body: { message: 'Too many requests. Try again soon.' },
-					};
-				}
-				return {
-					statusCode: 200,
-					headers: { 'ratelimit-limit': '5', 'ratelimit-remaining': '4' },
-					body: { forms: [] },
-				};
-			},
-		},
-	} as unknown as IExecuteFunctions;
+	const answer = async () => {
+		if (signal?.aborted) throw cancelledError();
+		attempts.push(performance.now() - began);
+		if (attempts.length <= refusals) {
+			return {
+				statusCode: 429,
+				headers: {
+					'retry-after': retryAfter,
+					'ratelimit-limit': '5',
+					'ratelimit-remaining': '0',
+				},
+				body: { message: 'Too many requests. Try again soon.' },
+			};
+		}
+		return {
+			statusCode: 200,
+			headers: { 'ratelimit-limit': '5', 'ratelimit-remaining': '4' },
+			body: { forms: [] },
+		};
+	};
+	const ctx = transportContext(
+		credentialId,
+		answer,
+		signal ? { getExecutionCancelSignal: () => signal } : {},
+	);
 	return { ctx, attempts };
 }
 

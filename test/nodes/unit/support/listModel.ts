@@ -95,7 +95,8 @@ export class ListModel {
 		const desc = query.sort === 'desc';
 		const tieSign = desc && this.options.reverseTiesWhenDesc ? -1 : 1;
 		const random = this.tieRandom;
-		const tieKey = new Map(this.rows.map((row) => [row, random ? random() : row.seq]));
+		const tieKey = random ? new Map(this.rows.map((row) => [row, random()])) : undefined;
+		const tieOf = (row: ModelRow) => tieKey?.get(row) ?? row.seq;
 		const search = this.options.search ?? (() => true);
 		return this.rows
 			.filter(search)
@@ -105,8 +106,7 @@ export class ListModel {
 			)
 			.sort(
 				(a, b) =>
-					(desc ? b.timeMs - a.timeMs : a.timeMs - b.timeMs) ||
-					tieSign * (tieKey.get(a)! - tieKey.get(b)!),
+					(desc ? b.timeMs - a.timeMs : a.timeMs - b.timeMs) || tieSign * (tieOf(a) - tieOf(b)),
 			);
 	}
 
@@ -117,11 +117,11 @@ export class ListModel {
 	list(query: PageQuery, betweenCountAndList?: () => void): ListAnswer {
 		this.queries.push(query);
 		if (!(query.limit >= 1 && query.limit <= 150)) throw new Error(`limit ${query.limit} refused`);
-		const counted = this.matching(query).length;
+		const counted = betweenCountAndList ? this.matching(query).length : undefined;
 		betweenCountAndList?.();
 		const all = this.matching(query);
 		const offset = query.offset ?? 0;
-		const totalResponses = betweenCountAndList ? counted : all.length;
+		const totalResponses = counted ?? all.length;
 		if (totalResponses !== all.length) this.countsOff++;
 		return { responses: all.slice(offset, offset + query.limit), totalResponses };
 	}
