@@ -32,6 +32,8 @@ export interface PacedRead {
 	refused: number;
 	/** From the read's start to its end. */
 	endMs: number;
+	/** When each request reached Fillout, from the read's start: a run replays from its seed. */
+	arrivalsMs: number[];
 }
 
 const LIMIT = 5;
@@ -43,10 +45,12 @@ export async function runPacedRead(spec: PacedReadCase, random: () => number): P
 	service.addMany(spec.rows, Date.UTC(2024, 0, 1), 1000);
 	const window = { openedAt: -Infinity, counted: 0, opened: 0, refused: 0 };
 	let requests = 0;
+	const arrivalsMs: number[] = [];
 	const clock = FakeTimers.install({
 		now: Date.UTC(2026, 0, 1),
 		toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'],
 	});
+	const began = clock.now;
 	// The transport's retry jitter, seeded too: a run replays from its seed.
 	const mathRandom = Math.random;
 	Math.random = random;
@@ -55,6 +59,7 @@ export async function runPacedRead(spec: PacedReadCase, random: () => number): P
 
 	const answer = async ({ qs }: IHttpRequestOptions) => {
 		await after(way());
+		arrivalsMs.push(clock.now - began);
 		if (clock.now >= window.openedAt + WINDOW_MS) {
 			Object.assign(window, { openedAt: clock.now, counted: 0, opened: window.opened + 1 });
 		}
@@ -74,7 +79,6 @@ export async function runPacedRead(spec: PacedReadCase, random: () => number): P
 	};
 
 	try {
-		const began = clock.now;
 		let read: { submissions?: ModelRow[]; error?: unknown } | undefined;
 		readSubmissions(transportContext(`paced-read-${++runs}`, answer), 'form', { sort: 'asc' }).then(
 			(submissions) => (read = { submissions: submissions as unknown as ModelRow[] }),
@@ -90,7 +94,8 @@ export async function runPacedRead(spec: PacedReadCase, random: () => number): P
 		}
 		if (!read.submissions) throw read.error;
 		const { opened: windows, refused } = window;
-		return { submissions: read.submissions, requests, windows, refused, endMs: clock.now - began };
+		const endMs = clock.now - began;
+		return { submissions: read.submissions, requests, windows, refused, endMs, arrivalsMs };
 	} finally {
 		Math.random = mathRandom;
 		clock.uninstall();
