@@ -1,5 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test-only: setImmediate, which the simulated clock leaves real, lets the node's promises run on between its timers */
 import FakeTimers from '@sinonjs/fake-timers';
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import { sleep, type IHttpRequestOptions } from 'n8n-workflow';
 
 import { readSubmissions } from '../../../../nodes/Fillout/reading/readSubmissions';
 import type { PageQuery } from '../../../../nodes/Fillout/reading/pages';
@@ -55,10 +56,9 @@ export async function runPacedRead(spec: PacedReadCase, random: () => number): P
 	const mathRandom = Math.random;
 	Math.random = random;
 	const way = () => spec.roundTripMs / 2 + (random() * spec.jitterMs) / 2;
-	const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 	const answer = async ({ qs }: IHttpRequestOptions) => {
-		await after(way());
+		await sleep(way());
 		arrivalsMs.push(clock.now - began);
 		if (clock.now >= window.openedAt + WINDOW_MS) {
 			Object.assign(window, { openedAt: clock.now, counted: 0, opened: window.opened + 1 });
@@ -67,7 +67,7 @@ export async function runPacedRead(spec: PacedReadCase, random: () => number): P
 		const page = left >= 0 ? service.list(qs as unknown as PageQuery) : undefined;
 		if (page) requests++;
 		else window.refused++;
-		await after(way() + (random() < spec.lateShare ? random() * spec.lateMs : 0));
+		await sleep(way() + (random() < spec.lateShare ? random() * spec.lateMs : 0));
 		const headers = {
 			'ratelimit-limit': String(LIMIT),
 			'ratelimit-remaining': String(Math.max(0, left)),
