@@ -133,9 +133,10 @@ describe('in-progress submissions', () => {
 			sandbox(),
 			formId,
 			{ startFrom: 'beginning', inProgress: 'once' },
-			// Cut short (the listing takes 7 pages of 120 ms), and polls run back to back here,
-			// so a poll may wait up to a second for the rate limit: n8n's timeout allows that.
-			{ pollBudgetMs: 800 },
+			// Cut short (the listing takes 7 pages of 120 ms, past 0.6 × 1.2 s with the rate limit's
+			// wait), and polls run back to back here, so a poll may wait up to a second for the
+			// rate limit: n8n's timeout (2.4 s) allows that with room for a busy host.
+			{ pollBudgetMs: 1_200 },
 		);
 		const finished: string[] = [];
 		const inProgress: string[] = [];

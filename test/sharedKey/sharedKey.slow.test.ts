@@ -24,11 +24,13 @@ const SUBMISSIONS = 4_500; // 31 pages of 150 (with the pager's one re-read a pa
 // overflow the first windows by about 10 requests, so 1 + 1 + 1 drew 9, 10 and 10 × 429
 // of 102-103 requests in three runs in a row (2 + 1: 4-6 of 97-99). With several pages
 // in flight per process (2026-11-27) the first windows overflow more: 13 and 17 × 429 of
-// 106-110. 20 % still catches a rule that fails (the earlier rule drew 29-46 % with more
-// processes, BENCHMARKS.md).
+// 106-110. Six CI runs since (2026-11-28/29): 16-18 of 109-113, and 2 + 1 drew 6-8 of
+// 99-102, two short of its old 10 % bound. 25 % and 15 % leave room for a loaded host and
+// still catch a rule that fails (the earlier rule drew 29-46 % with more processes,
+// BENCHMARKS.md).
 it.each([
-	[[1, 1, 1], 0.2],
-	[[2, 1], 0.1],
+	[[1, 1, 1], 0.25],
+	[[2, 1], 0.15],
 ])(
 	'exports per process %j, one key: all succeed, each gets every submission once, 429s ≤ %d',
 	async (split, most429: number) => {
